@@ -1,0 +1,28 @@
+# rulelab — every target does its own setup: `make test` and `make analysis`
+# work on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+CORPUS ?=
+JOBS ?= 2
+
+.PHONY: install test analysis bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,dask]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+bench: $(STAMP)
+	$(PY) -m bench.run
+
+clean:
+	rm -rf $(VENV) build cache reports out *.egg-info .pytest_cache .hypothesis bench/results.json
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,47 @@
+"""One exception family for rulelab.
+
+Each subclass carries a ``status`` string: the batch layer turns a failure into a
+row whose ``status`` column is that string and whose ``error`` column is the message.
+"""
+
+
+class RulelabError(Exception):
+    """Base of every error rulelab raises on purpose."""
+
+    status = "error"
+
+
+class InputError(RulelabError):
+    """An input path, archive or archive member cannot be read safely."""
+
+    status = "input_error"
+
+
+class DecodeError(RulelabError):
+    """The bytes of a record cannot be turned into text."""
+
+    status = "decode_error"
+
+
+class ParseError(RulelabError):
+    """The text is not SGF that can be parsed (unbalanced brackets, no game tree, ...)."""
+
+    status = "parse_error"
+
+
+class GameError(RulelabError):
+    """The SGF parses but does not describe a Go game rulelab can replay."""
+
+    status = "game_error"
+
+
+class IllegalMoveError(RulelabError):
+    """A move cannot be played at all (off the board), so replay cannot continue."""
+
+    status = "illegal_move"
+
+
+class RulesError(RulelabError, ValueError):
+    """An unknown ruleset name or an impossible setting (komi, handicap bonus, ...)."""
+
+    status = "rules_error"
