@@ -96,3 +96,29 @@ def board_to_diagram(board: np.ndarray) -> str:
     """Inverse of :func:`board_from_diagram`, for messages and doctests."""
     chars = np.array([".", "X", "O"])
     return "\n".join(" ".join(chars[row]) for row in board)
+
+
+@dataclass(frozen=True, eq=False)
+class Life:
+    """The verdict on which stones of a final position are dead, and which are in seki.
+
+    Scoring takes this as given; how it was reached is recorded in ``method`` and
+    ``confidence`` so that tables can say what was estimated.
+    """
+
+    dead: np.ndarray
+    """bool ``(rows, cols)``: stones to remove before counting."""
+    seki: np.ndarray
+    """bool ``(rows, cols)``: live stones in seki (Japanese Art. 8)."""
+    method: str
+    """How the verdict was reached: 'markup', 'proof', 'estimate', 'none', 'gnugo', ..."""
+    confidence: float = 1.0
+    """1.0 when proven or marked by the players; lower for estimates."""
+    finished: bool = True
+    """False when the position is not settled (open borders, ko, groups in atari)."""
+
+    @classmethod
+    def all_alive(cls, board: np.ndarray, method: str = "none") -> "Life":
+        """Every stone alive and none in seki: Tromp–Taylor's view of the board."""
+        none = np.zeros(board.shape, dtype=bool)
+        return cls(dead=none, seki=none.copy(), method=method)
