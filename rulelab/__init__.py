@@ -1,0 +1,31 @@
+"""rulelab: score Go game collections under many rulesets and study where they diverge.
+
+The public API is imported lazily, so that ``import rulelab.position`` stays light.
+"""
+
+from importlib import import_module
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("rulelab")
+except PackageNotFoundError:  # running from a source tree that is not installed
+    __version__ = "0.0.0+unknown"
+
+_API = {
+    "ingest": "rulelab.ingest",
+    "read_games": "rulelab.ingest",
+    "score": "rulelab.score_run",
+    "read_scores": "rulelab.score_run",
+    "score_game": "rulelab.score_run",
+    "connect": "rulelab.sql",
+    "get_ruleset": "rulelab.rules",
+    "RulelabError": "rulelab.errors",
+}
+
+__all__ = sorted(_API) + ["__version__"]
+
+
+def __getattr__(name):
+    if name in _API:
+        return getattr(import_module(_API[name]), name)
+    raise AttributeError(f"module 'rulelab' has no attribute {name!r}")

