@@ -1,0 +1,101 @@
+"""The ``rulelab`` command line: a thin door to the Python API.
+
+Errors go to standard error as ``rulelab: message`` with exit status 2; the commands
+themselves never decide anything the API does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import __version__
+from .errors import RulelabError
+
+LIFE_METHODS = ("auto", "estimate", "markup", "gnugo")
+
+
+def _add_inputs(parser: argparse.ArgumentParser, out_required: bool = True) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="SGF/MGT files, folders, or .zip/.tar[.gz|.xz|.bz2] archives")
+    parser.add_argument("--out", required=out_required, metavar="DIR", help="run folder for the tables")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="worker processes (default: one per core)")
+    parser.add_argument("--force", action="store_true", help="overwrite existing results")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rulelab", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"rulelab {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    ingest = commands.add_parser("ingest", help="read and replay games into DIR/games.parquet")
+    _add_inputs(ingest)
+    ingest.add_argument("--superko", action="store_true", help="flag positional-superko repetitions")
+
+    score = commands.add_parser("score", help="score every game under every ruleset into DIR/scores.parquet")
+    _add_inputs(score)
+    score.add_argument("--rules", metavar="LIST", help="comma-separated rulesets (default: every preset)")
+    score.add_argument("--komi", type=float, metavar="K", help="score every ruleset at this komi")
+    score.add_argument("--life", choices=LIFE_METHODS, default="auto", help="how dead stones are decided")
+
+    sql = commands.add_parser("sql", help="run SQL over a run folder's tables (views: games, scores)")
+    sql.add_argument("dir", metavar="DIR")
+    sql.add_argument("query", metavar="SQL")
+    sql.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except RulelabError as error:
+        print(f"rulelab: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("rulelab: interrupted", file=sys.stderr)
+        return 130
+
+
+def _ingest(args) -> int:
+    from .ingest import ingest
+
+    manifest = ingest(args.paths, args.out, jobs=args.jobs, force=args.force,
+                      superko=args.superko, progress=True)
+    _summary(manifest)
+    return 0
+
+
+def _score(args) -> int:
+    from .score_run import score
+
+    rules = args.rules.split(",") if args.rules else None
+    manifest = score(args.paths, args.out, rules=rules, komi=args.komi, life=args.life,
+                     jobs=args.jobs, force=args.force, progress=True)
+    _summary(manifest)
+    return 0
+
+
+def _sql(args) -> int:
+    from .sql import query
+
+    frame = query(args.dir, args.query)
+    if args.format == "csv":
+        frame.to_csv(sys.stdout, index=False)
+    elif args.format == "json":
+        print(frame.to_json(orient="records", force_ascii=False))
+    else:
+        print(frame.to_string(index=False))
+    return 0
+
+
+def _summary(manifest: dict) -> None:
+    print(json.dumps(manifest["counts"], indent=2, sort_keys=True))
+
+
+COMMANDS = {"ingest": _ingest, "score": _score, "sql": _sql}
+
+if __name__ == "__main__":
+    sys.exit(main())

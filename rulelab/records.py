@@ -1,0 +1,171 @@
+"""One file's bytes → one games-table row per game found in it.
+
+This is the per-game work of ingest: decode, split, parse with sgfmill, normalise
+metadata, replay the main line. Any failure becomes the row's ``status`` and ``error``;
+a failure never escapes, so one bad game costs only its own row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from . import metadata
+from .decoding import Decoded, decode_sgf
+from .errors import RulelabError
+from .position import BLACK, COLOUR_NAME, WHITE
+from .replay import replay
+from .sgf import Game, GameText, content_hash, game_events, parse_game, split_games, territory_marks
+from .sources import FileFailure, RawFile
+from .tables import games_row
+
+SUICIDE_BY_RULES = {"nz": "any", "tromp-taylor": "any", "ing": "multi"}
+
+
+def file_sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _where(path: str, member: str | None, index: int | None = None) -> str:
+    where = f"{path}:{member}" if member else path
+    return where if index is None else f"{where}#{index}"
+
+
+def failure_rows(failure: FileFailure) -> list[dict]:
+    """The single row standing for a file (or archive member) that could not be read."""
+    error = failure.error
+    return [
+        games_row(
+            game_id=hashlib.sha256(_where(failure.path, failure.member).encode()).hexdigest()[:20],
+            source_path=failure.path,
+            archive_member=failure.member,
+            status=error.status,
+            error=f"{_where(failure.path, failure.member)}: {error}",
+        )
+    ]
+
+
+def file_rows(raw: RawFile, *, superko: bool = False) -> list[dict]:
+    """Every game of one file as rows; a file that yields no game still yields one row."""
+    sha = file_sha256(raw.data)
+    base = dict(source_path=raw.path, archive_member=raw.member, file_sha256=sha)
+    try:
+        decoded = decode_sgf(raw.data)
+        games, warnings = split_games(decoded.text)
+    except RulelabError as error:
+        return [games_row(game_id=sha[:20], status=error.status,
+                          error=f"{_where(raw.path, raw.member)}: {error}", **base)]
+    except Exception as error:  # a bug must cost one row, not the run
+        return [games_row(game_id=sha[:20], status="internal_error",
+                          error=f"{_where(raw.path, raw.member)}: {error!r}", **base)]
+    file_warnings = "; ".join(warnings) or None
+    return [
+        game_row(text, decoded, base, file_warnings if text.index == 0 else None, superko)
+        for text in games
+    ]
+
+
+def game_row(text: GameText, decoded: Decoded, base: dict, warnings: str | None,
+             superko: bool) -> dict:
+    """Parse, normalise and replay one game; errors are recorded, never raised."""
+    row = games_row(
+        game_id=hashlib.sha256(text.text.encode("utf-8", "surrogatepass")).hexdigest()[:20],
+        game_index=text.index,
+        encoding_used=decoded.encoding,
+        encoding_lossy=decoded.lossy,
+        warnings=warnings,
+        status="ok",
+        **base,
+    )
+    try:
+        game = parse_game(text.text)
+        row["game_id"] = content_hash(game)
+        row.update(describe(game))
+        events = game_events(game)
+        row.update(replayed(game, events, row, superko))
+    except RulelabError as error:
+        row["status"] = error.status
+        row["error"] = f"{_where(base['source_path'], base['archive_member'], text.index)}: {error}"
+    except Exception as error:  # a bug must cost one row, not the run
+        row["status"] = "internal_error"
+        row["error"] = f"{_where(base['source_path'], base['archive_member'], text.index)}: {error!r}"
+    return row
+
+
+def describe(game: Game) -> dict:
+    """The normalised metadata columns of a parsed game."""
+    root = {key: values[0] if values else "" for key, values in game.root.items()}
+    source = metadata.detect_source(root)
+    rows, cols = game.size
+    result = metadata.parse_result(root.get("RE"), zi=metadata.margin_in_zi(root, source))
+    return dict(
+        source=source,
+        board_rows=rows,
+        board_cols=cols,
+        black_player=root.get("PB"),
+        white_player=root.get("PW"),
+        black_rank=metadata.parse_rank(root.get("BR")),
+        white_rank=metadata.parse_rank(root.get("WR")),
+        date_raw=root.get("DT"),
+        year=metadata.parse_year(root.get("DT")),
+        event=root.get("EV") or root.get("GN"),
+        result_raw=root.get("RE"),
+        result_kind=result.kind,
+        result_winner=result.winner,
+        result_margin=result.margin,
+        komi_raw=root.get("KM"),
+        handicap_raw=root.get("HA"),
+        rules_raw=root.get("RU"),
+        rules=metadata.parse_rules(root.get("RU")),
+        variations_skipped=game.variations,
+    )
+
+
+def _opening_counts(events: np.ndarray) -> tuple[int, int, int]:
+    """Setup stones before the first move, and Black stones played before White's first stone."""
+    kinds, colours, rows = events[:, 0], events[:, 1], events[:, 2]
+    moves = np.flatnonzero(kinds == 0)
+    first_move = moves[0] if moves.size else len(events)
+    setup = events[:first_move]
+    setup_black = int(((setup[:, 0] == 1) & (setup[:, 1] == BLACK)).sum())
+    setup_white = int(((setup[:, 0] == 1) & (setup[:, 1] == WHITE)).sum())
+    white_stones = np.flatnonzero((kinds == 0) & (colours == WHITE) & (rows >= 0))
+    until = white_stones[0] if white_stones.size else len(events)
+    opening_black = int(((kinds[:until] == 0) & (colours[:until] == BLACK) & (rows[:until] >= 0)).sum())
+    return setup_black, setup_white, opening_black
+
+
+def replayed(game: Game, events: np.ndarray, row: dict, superko: bool) -> dict:
+    """Replay columns, plus the metadata that needs the moves (handicap, komi)."""
+    setup_black, setup_white, opening_black = _opening_counts(events)
+    handicap = metadata.infer_handicap(row["handicap_raw"], setup_black, setup_white, opening_black)
+    rows, cols = game.size
+    marks = territory_marks(game)
+    result = replay(rows, cols, events, suicide=SUICIDE_BY_RULES.get(row["rules"], "none"),
+                    superko=superko, handicap=handicap.value, territory_marks=marks)
+    position = result.position
+    ko = None if position.ko_point is None else position.ko_point[0] * cols + position.ko_point[1]
+    return dict(
+        handicap=handicap.value,
+        handicap_source=handicap.how,
+        handicap_mismatch=handicap.mismatch,
+        komi=metadata.parse_komi(row["komi_raw"], source=row["source"], handicap=handicap.value),
+        move_count=result.moves,
+        passes_black=position.passes_black,
+        passes_white=position.passes_white,
+        last_mover=COLOUR_NAME.get(result.last_mover),
+        last_placer=COLOUR_NAME.get(position.last_placer),
+        to_move=COLOUR_NAME.get(position.to_move),
+        ended_by_passes=result.ended_by_passes,
+        captured_black=position.captured_black,
+        captured_white=position.captured_white,
+        placed_black=position.placed_black,
+        placed_white=position.placed_white,
+        illegal_move_count=len(result.illegal),
+        first_illegal_move=result.illegal[0][0] if result.illegal else None,
+        illegal_moves="; ".join(f"{number}:{reason}" for number, reason in result.illegal) or None,
+        ko_point=ko,
+        board=position.to_bytes(),
+        territory_marks=None if marks is None else marks.astype(np.int8).tobytes(),
+    )

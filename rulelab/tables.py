@@ -1,0 +1,151 @@
+"""The Parquet tables rulelab writes, their schemas, and how they are written.
+
+Explicit Arrow schemas keep column types stable whatever a batch holds (a batch of
+failed games is all nulls). Writers stream row groups to a temporary file and rename it
+into place when complete, so a reader never sees a half-written table. Every table
+carries its provenance as JSON under the Parquet key-value metadata key ``rulelab``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+PROVENANCE_KEY = b"rulelab"
+
+GAMES_SCHEMA = pa.schema(
+    [
+        ("game_id", pa.string()),
+        ("duplicate_of", pa.string()),
+        ("source_path", pa.string()),
+        ("archive_member", pa.string()),
+        ("game_index", pa.int32()),
+        ("file_sha256", pa.string()),
+        ("status", pa.string()),
+        ("error", pa.string()),
+        ("warnings", pa.string()),
+        ("encoding_used", pa.string()),
+        ("encoding_lossy", pa.bool_()),
+        ("source", pa.string()),
+        ("board_rows", pa.int8()),
+        ("board_cols", pa.int8()),
+        ("black_player", pa.string()),
+        ("white_player", pa.string()),
+        ("black_rank", pa.string()),
+        ("white_rank", pa.string()),
+        ("date_raw", pa.string()),
+        ("year", pa.int16()),
+        ("event", pa.string()),
+        ("result_raw", pa.string()),
+        ("result_kind", pa.string()),
+        ("result_winner", pa.string()),
+        ("result_margin", pa.float64()),
+        ("komi_raw", pa.string()),
+        ("komi", pa.float64()),
+        ("handicap_raw", pa.string()),
+        ("handicap", pa.int8()),
+        ("handicap_source", pa.string()),
+        ("handicap_mismatch", pa.bool_()),
+        ("rules_raw", pa.string()),
+        ("rules", pa.string()),
+        ("variations_skipped", pa.int32()),
+        ("move_count", pa.int32()),
+        ("passes_black", pa.int32()),
+        ("passes_white", pa.int32()),
+        ("last_mover", pa.string()),
+        ("last_placer", pa.string()),
+        ("to_move", pa.string()),
+        ("ended_by_passes", pa.bool_()),
+        ("captured_black", pa.int32()),
+        ("captured_white", pa.int32()),
+        ("placed_black", pa.int32()),
+        ("placed_white", pa.int32()),
+        ("illegal_move_count", pa.int32()),
+        ("first_illegal_move", pa.int32()),
+        ("illegal_moves", pa.string()),
+        ("ko_point", pa.int16()),
+        ("board", pa.binary()),
+        ("territory_marks", pa.binary()),
+    ]
+)
+
+
+def _empty_row(schema: pa.Schema) -> dict:
+    return {name: None for name in schema.names}
+
+
+def games_row(**values) -> dict:
+    """A games-table row with every column present (absent ones null)."""
+    row = _empty_row(GAMES_SCHEMA)
+    unknown = set(values) - set(row)
+    if unknown:
+        raise KeyError(f"not columns of the games table: {sorted(unknown)}")
+    row.update(values)
+    return row
+
+
+class TableWriter:
+    """Stream rows into a Parquet file in row groups; publish it atomically on close.
+
+    Use as a context manager: on an exception the temporary file is removed and the
+    previous table (if any) stays untouched.
+    """
+
+    def __init__(self, path: str | os.PathLike, schema: pa.Schema, provenance: Mapping):
+        self.path = Path(path)
+        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        metadata = {PROVENANCE_KEY: json.dumps(provenance, sort_keys=True).encode()}
+        self.schema = schema.with_metadata(metadata)
+        self.rows = 0
+        self._writer = pq.ParquetWriter(self.tmp, self.schema, compression="zstd")
+
+    def write(self, rows: Iterable[Mapping]) -> None:
+        rows = list(rows)
+        if rows:
+            self._writer.write_table(pa.Table.from_pylist(rows, schema=self.schema))
+            self.rows += len(rows)
+
+    def __enter__(self) -> "TableWriter":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self._writer.close()
+        if exc_type is None:
+            os.replace(self.tmp, self.path)
+        else:
+            self.tmp.unlink(missing_ok=True)
+
+
+def read_provenance(path: str | os.PathLike) -> dict:
+    """The provenance JSON stored in a rulelab Parquet table."""
+    metadata = pq.read_schema(path).metadata or {}
+    return json.loads(metadata.get(PROVENANCE_KEY, b"{}"))
+
+
+def write_json_atomic(path: str | os.PathLike, data: Mapping) -> None:
+    """Write JSON so that a reader sees either the old file or the whole new one."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+
+
+def _scores_schema() -> pa.Schema:
+    """game_id and komi_source, then one column per ScoreBreakdown field, typed by its annotation."""
+    from dataclasses import fields
+
+    from .scoring import ScoreBreakdown
+
+    types = {"int": pa.int32(), "float": pa.float64(), "str": pa.string(), "bool": pa.bool_(),
+             "float | None": pa.float64(), "int | None": pa.int32(), "str | None": pa.string()}
+    columns = [("game_id", pa.string()), ("komi_source", pa.string())]
+    columns += [(f.name, types[str(f.type)]) for f in fields(ScoreBreakdown)]
+    return pa.schema(columns)
+
+
+SCORES_SCHEMA = _scores_schema()

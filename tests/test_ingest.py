@@ -1,0 +1,100 @@
+"""Ingest end to end on small collections built in tmp_path: one row per game, always."""
+
+import io
+import json
+import zipfile
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from rulelab.errors import InputError
+from rulelab.ingest import ingest, read_games
+from rulelab.tables import read_provenance
+
+GAME_A = b"(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]RE[B+2]PB[Kuro]PW[Shiro];B[ee];W[cc];B[gc];W[];B[])"
+GAME_B = b"(;GM[1]FF[4]SZ[9]KM[6.5]RE[W+R];B[ee];W[ge];B[cc])"
+BROKEN = b"(;GM[1]SZ[9];B[ee];W[cc"
+OFF_BOARD = b"(;GM[1]SZ[9];B[ee];W[zz])"
+
+
+@pytest.fixture
+def collection(tmp_path):
+    folder = tmp_path / "games"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a.sgf").write_bytes(GAME_A)
+    (folder / "two.sgf").write_bytes(GAME_B + b"\n" + OFF_BOARD)
+    (folder / "sub" / "broken.sgf").write_bytes(BROKEN)
+    (folder / "notes.txt").write_text("not a game")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("copy/a.sgf", GAME_A)
+    (folder / "more.zip").write_bytes(buffer.getvalue())
+    return folder
+
+
+def test_every_game_is_one_row_and_counts_add_up(collection, tmp_path):
+    manifest = ingest([collection], tmp_path / "run", jobs=1)
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet")
+    counts = manifest["counts"]
+    assert len(games) == counts["games_found"] == 5
+    assert counts["games_ok"] + counts["games_failed"] == counts["games_found"]
+    assert sum(counts["by_status"].values()) == counts["games_found"]
+    assert set(games.loc[games.status != "ok", "status"]) == {"parse_error", "game_error"}
+    assert games.error[games.status != "ok"].str.len().min() > 10
+    broken = games[games.source_path.str.endswith("broken.sgf")].iloc[0]
+    assert "broken.sgf" in broken.error
+
+
+def test_same_game_in_two_places_has_one_id_and_a_duplicate_pointer(collection, tmp_path):
+    ingest([collection], tmp_path / "run", jobs=1)
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet")
+    copies = games[games.black_player == "Kuro"]
+    assert len(copies) == 2 and copies.game_id.nunique() == 1
+    assert copies.duplicate_of.notna().sum() == 1
+    assert copies.archive_member.dropna().tolist() == ["copy/a.sgf"]
+
+
+def test_replayed_facts_and_metadata_are_in_the_row(collection, tmp_path):
+    games = read_games(collection)
+    a = games[games.black_player == "Kuro"].iloc[0]
+    assert (a.result_kind, a.result_winner, a.result_margin) == ("counted", "B", 2.0)
+    assert (a.komi, a.rules, a.board_rows, a.board_cols) == (7.0, "chinese", 9, 9)
+    assert (a.move_count, a.passes_white, a.passes_black, a.ended_by_passes) == (5, 1, 1, True)
+    assert (a.placed_black, a.placed_white, a.last_placer) == (2, 1, "B")
+    assert len(a.board) == 81
+
+
+def test_parallel_and_serial_runs_write_identical_tables(collection, tmp_path):
+    ingest([collection], tmp_path / "one", jobs=1)
+    ingest([collection], tmp_path / "two", jobs=2)
+    one = (tmp_path / "one" / "games.parquet").read_bytes()
+    two = (tmp_path / "two" / "games.parquet").read_bytes()
+    assert one == two
+
+
+def test_tables_carry_provenance(collection, tmp_path):
+    ingest([collection], tmp_path / "run", jobs=1)
+    meta = read_provenance(tmp_path / "run" / "games.parquet")
+    assert meta["command"] == "ingest"
+    assert meta["inputs"][0]["path"] == str(collection)
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["inputs"] == meta["inputs"]
+    assert pq.ParquetFile(tmp_path / "run" / "games.parquet").metadata.num_rows == 5
+
+
+def test_refuses_to_write_inside_an_input_folder(collection):
+    with pytest.raises(InputError, match="inside the input folder"):
+        ingest([collection], collection / "out", jobs=1)
+
+
+def test_refuses_to_overwrite_without_force(collection, tmp_path):
+    ingest([collection], tmp_path / "run", jobs=1)
+    with pytest.raises(InputError, match="--force"):
+        ingest([collection], tmp_path / "run", jobs=1)
+    ingest([collection], tmp_path / "run", jobs=1, force=True)
+
+
+def test_missing_input_is_a_row_not_a_crash(tmp_path):
+    games = read_games(tmp_path / "nowhere.sgf")
+    assert len(games) == 1 and games.status.iloc[0] == "input_error"
