@@ -1,0 +1,282 @@
+"""Replay a game's main-line events into the final :class:`~rulelab.position.Position`.
+
+The record is the authority, so replay never stops at an illegal move: it notes the
+move and keeps the board in step with what the players did.
+
+- A move onto an occupied point cannot be played: it is skipped (it still counts as a
+  move, gives the turn to the opponent and clears any ko, like a pass).
+- A suicide the rules forbid is played as if suicide were legal (the stone and its
+  string are removed and count as captured), and recorded as ``'suicide'``.
+- A simple-ko recapture is played with its captures and recorded as ``'ko'``.
+- With ``superko=True``, a stone move that recreates an earlier whole-board position
+  (the stones only, not the side to move; the start and the position after every
+  move and setup count) is recorded as ``'superko'``: a detection, not a refusal. A
+  move already recorded as ``'ko'`` or ``'suicide'`` is not recorded twice. Positions
+  are compared by 64-bit Zobrist hash.
+- The simple ko binds only the opponent's next move event: a pass, a skipped move or
+  a second move by the capturer releases it.
+
+Setup events (``AB``/``AW``/``AE``) may stand anywhere. They never capture, and they
+clear the ko. ``AE`` on a stone subtracts it from ``placed``; ``AB``/``AW`` on a stone
+of the other colour replaces it (the old stone is subtracted from its colour's
+``placed``, the new one added); on a stone of the same colour it changes nothing. So
+``placed_c == stones_on_board_c + captured_c`` holds for both colours at the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from rulelab.board import (
+    KO,
+    LEGAL,
+    NO_POINT,
+    OCCUPIED,
+    STATUS_NAMES,
+    SUICIDE_ANY,
+    SUICIDE_RULES,
+    check_board_size,
+    empty_board,
+    play,
+    point_coords,
+    point_index,
+    unpad,
+    zobrist_keys,
+)
+from rulelab.errors import GameError, IllegalMoveError, RulesError
+from rulelab.position import BLACK, EMPTY, WHITE, Position
+
+MOVE, ADD, CLEAR = 0, 1, 2
+"""Event kinds (column 0 of an events array): a move or pass, ``AB``/``AW``, ``AE``."""
+PASS = -1
+"""Row and column of a pass."""
+SUPERKO = len(STATUS_NAMES)
+"""Reason code of a positional-superko repetition, after the :mod:`rulelab.board` codes."""
+REASONS = STATUS_NAMES + ("superko",)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The outcome of replaying one game: its final position and what happened on the way."""
+
+    position: Position
+    """The final position, every field filled."""
+    moves: int
+    """Move events, passes and skipped moves included."""
+    illegal: list[tuple[int, str]]
+    """``(move number from 1, reason)``, reason one of 'occupied', 'suicide', 'ko', 'superko'."""
+    last_mover: int
+    """Colour of the last move event, pass included (``EMPTY`` if there were none)."""
+    ended_by_passes: bool
+    """The last two move events are passes by both colours."""
+
+
+@numba.njit(cache=True)
+def _replay_events(rows, cols, events, suicide, superko):
+    """Replay ``events`` on an empty board; every count a :class:`Replay` needs.
+
+    Counters are indexed by colour (index 0 unused). Returns the padded board, the
+    counters, the illegal moves as two arrays (move numbers, reason codes), and the
+    scalars of the end state.
+    """
+    stride = cols + 2
+    board = empty_board(rows, cols)
+    keys = zobrist_keys(rows, cols)
+    stones = np.empty(board.size, dtype=np.int32)
+    placed = np.zeros(3, dtype=np.int64)
+    captured = np.zeros(3, dtype=np.int64)
+    passes = np.zeros(3, dtype=np.int64)
+    setup_placed = np.zeros(3, dtype=np.int64)
+    illegal_move = np.empty(len(events), dtype=np.int64)
+    illegal_reason = np.empty(len(events), dtype=np.int64)
+    n_illegal = 0
+    h = np.uint64(0)
+    seen = {h}
+    ko, ko_colour = NO_POINT, EMPTY
+    moves, last_mover, last_placer = 0, EMPTY, EMPTY
+    last_pass, previous_pass = EMPTY, EMPTY  # colour of the last two move events if passes
+
+    for e in range(len(events)):
+        kind, colour = events[e, 0], events[e, 1]
+        if kind != MOVE:
+            p = point_index(events[e, 2], events[e, 3], cols)
+            old = board[p]
+            new = colour if kind == ADD else EMPTY
+            if old != new:
+                if old != EMPTY:
+                    placed[old] -= 1
+                    h ^= keys[old, p]
+                if new != EMPTY:
+                    placed[new] += 1
+                    setup_placed[new] += 1
+                    h ^= keys[new, p]
+                board[p] = new
+            ko = NO_POINT
+            if superko:
+                seen.add(h)
+            continue
+
+        moves += 1
+        last_mover = colour
+        previous_pass = last_pass
+        last_pass = EMPTY
+        forbidden = ko if colour == ko_colour else NO_POINT
+        ko = NO_POINT
+        if events[e, 2] == PASS:
+            passes[colour] += 1
+            last_pass = colour
+            continue
+        p = point_index(events[e, 2], events[e, 3], cols)
+        status, taken, lost, new_ko = play(board, stride, p, colour, forbidden, suicide, stones)
+        flagged = status != LEGAL
+        if flagged:
+            illegal_move[n_illegal], illegal_reason[n_illegal] = moves, status
+            n_illegal += 1
+            if status == OCCUPIED:
+                continue
+            # the record says the stone was played: play it as the rules would without the ban
+            if status == KO:
+                _, taken, lost, new_ko = play(board, stride, p, colour, NO_POINT, suicide, stones)
+            else:
+                _, taken, lost, new_ko = play(board, stride, p, colour, forbidden, SUICIDE_ANY, stones)
+        opp = 3 - colour
+        placed[colour] += 1
+        captured[opp] += taken
+        captured[colour] += lost
+        h ^= keys[colour, p]
+        for j in range(taken):
+            h ^= keys[opp, stones[j]]
+        for j in range(taken, taken + lost):
+            h ^= keys[colour, stones[j]]
+        if superko:
+            if not flagged and h in seen:
+                illegal_move[n_illegal], illegal_reason[n_illegal] = moves, SUPERKO
+                n_illegal += 1
+            seen.add(h)
+        ko, ko_colour = new_ko, opp
+        last_placer = colour
+
+    ended_by_passes = last_pass != EMPTY and previous_pass != EMPTY and last_pass != previous_pass
+    return (board, placed, captured, passes, setup_placed, illegal_move[:n_illegal],
+            illegal_reason[:n_illegal], ko, moves, last_mover, last_placer, ended_by_passes)
+
+
+def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
+           superko: bool = False, handicap: int = 0,
+           territory_marks: np.ndarray | None = None) -> Replay:
+    """Replay a game's main-line events into its final position.
+
+    Parameters
+    ----------
+    rows, cols : int
+        Board size, each 2..25.
+    events : np.ndarray
+        Integer array of shape ``(n, 4)``: ``kind, colour, row, col`` per event, kind
+        ``MOVE`` (colour 1 or 2; row = col = -1 is a pass), ``ADD`` (setup stone of
+        ``colour``) or ``CLEAR`` (setup empty point, colour ignored); row 0 is the top.
+    suicide : {'none', 'multi', 'any'}
+        Which suicides are legal: none; of two or more stones (Ing); any (NZ, Tromp–Taylor).
+    superko : bool
+        Also record moves that repeat an earlier whole-board position.
+    handicap : int
+        Handicap stones Black received, copied into the position; with no moves, a
+        handicap of 2 or more set up as Black stones only gives White the first move.
+    territory_marks : np.ndarray or None
+        The record's ``TB``/``TW`` marks, copied into the position.
+
+    Returns
+    -------
+    Replay
+
+    Raises
+    ------
+    GameError
+        Unsupported board size, malformed events, a bad handicap or territory board.
+    IllegalMoveError
+        A move or setup point off the board.
+    RulesError
+        An unknown ``suicide`` rule.
+
+    Examples
+    --------
+    >>> events = np.array([[0, 1, 0, 1], [0, 2, 0, 0], [0, 1, 1, 0]], dtype=np.int16)
+    >>> result = replay(3, 3, events)
+    >>> result.position.captured_white, result.position.to_move
+    (1, 2)
+    """
+    suicide_rule, events = _checked(rows, cols, events, suicide, handicap, territory_marks)
+    (board, placed, captured, passes, setup_placed, illegal_move, illegal_reason, ko, moves,
+     last_mover, last_placer, ended_by_passes) = _replay_events(
+        rows, cols, events, suicide_rule, bool(superko))
+    if moves:
+        to_move = 3 - int(last_mover)
+    else:
+        handicap_setup = handicap >= 2 and setup_placed[BLACK] > 0 and setup_placed[WHITE] == 0
+        to_move = WHITE if handicap_setup else BLACK
+    position = Position(
+        board=unpad(board, rows, cols),
+        captured_black=int(captured[BLACK]),
+        captured_white=int(captured[WHITE]),
+        placed_black=int(placed[BLACK]),
+        placed_white=int(placed[WHITE]),
+        passes_black=int(passes[BLACK]),
+        passes_white=int(passes[WHITE]),
+        to_move=to_move,
+        last_placer=int(last_placer),
+        ko_point=None if ko == NO_POINT else tuple(int(x) for x in point_coords(ko, cols)),
+        handicap=int(handicap),
+        territory_marks=territory_marks,
+    )
+    illegal = [(int(m), REASONS[r]) for m, r in zip(illegal_move, illegal_reason)]
+    return Replay(position=position, moves=int(moves), illegal=illegal,
+                  last_mover=int(last_mover), ended_by_passes=bool(ended_by_passes))
+
+
+_FINE, _BAD_KIND, _OFF_BOARD = 0, 1, 2
+
+
+@numba.njit(cache=True)
+def _first_bad_event(rows, cols, events):
+    """``(index, problem)`` of the first malformed event, or ``(-1, _FINE)``."""
+    for e in range(len(events)):
+        kind, colour, row, col = events[e, 0], events[e, 1], events[e, 2], events[e, 3]
+        if kind < MOVE or kind > CLEAR or (kind != CLEAR and colour != BLACK and colour != WHITE):
+            return e, _BAD_KIND
+        if kind == MOVE and row == PASS and col == PASS:
+            continue
+        if row < 0 or row >= rows or col < 0 or col >= cols:
+            return e, _OFF_BOARD
+    return -1, _FINE
+
+
+def _checked(rows, cols, events, suicide, handicap, territory_marks):
+    """Validate the arguments of :func:`replay`; the suicide code and int16 events."""
+    check_board_size(rows, cols)
+    if suicide not in SUICIDE_RULES:
+        raise RulesError(f"suicide must be one of {sorted(SUICIDE_RULES)}; got {suicide!r}")
+    if not isinstance(handicap, (int, np.integer)) or handicap < 0:
+        raise GameError(f"handicap must be a non-negative integer; got {handicap!r}")
+    if territory_marks is not None and (
+            np.shape(territory_marks) != (rows, cols)
+            or np.min(territory_marks) < EMPTY or np.max(territory_marks) > WHITE):
+        raise GameError(f"territory marks must be a {rows}x{cols} board of 0/1/2")
+    events = np.asarray(events)
+    if events.ndim != 2 or events.shape[1] != 4 or not np.issubdtype(events.dtype, np.integer):
+        raise GameError(f"events must be an integer (n, 4) array; got {events.dtype} {events.shape}")
+    if events.dtype != np.int16:
+        if events.size and (events.min() < np.iinfo(np.int16).min or events.max() > np.iinfo(np.int16).max):
+            raise GameError("events hold values outside int16")
+        events = events.astype(np.int16)
+    e, problem = _first_bad_event(rows, cols, events)
+    if problem == _BAD_KIND:
+        raise GameError(f"event {e} is not a move or setup of a colour: {events[e].tolist()}")
+    if problem == _OFF_BOARD:
+        kind, _, row, col = events[e].tolist()
+        move = int((events[:e + 1, 0] == MOVE).sum())
+        what = f"move {move}" if kind == MOVE else f"setup event {e}"
+        raise IllegalMoveError(f"{what} is off the {rows}x{cols} board: row {row}, col {col}")
+    return SUICIDE_RULES[suicide], events
+
