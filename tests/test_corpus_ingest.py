@@ -57,8 +57,10 @@ def test_kgs_dev_counted_games_by_rules_match_manifest(kgs):
     assert games.result_kind.isin(["resign", "counted", "time", "forfeit", "void", "unknown"]).all()
 
 
+# MANIFEST.md says 10,343 Fox games; the archive holds 10,348 one-game Fox files, and
+# all of them are rows (4 are truncated records with status parse_error).
 MIXED_FOLDERS = {
-    "tygem_9d_yenw": 85_582, "fox_pro_featurecat": 10_343, "yenw_ai": 7_259,
+    "tygem_9d_yenw": 85_582, "fox_pro_featurecat": 10_348, "yenw_ai": 7_259,
     "yenw_ai_tygemfmt": 7_720, "gnugo_regression_games": 1_762, "fuego_regression_sgf": 575,
     "kgs_clamshell": 63, "gogameguru_commented": 12,
 }
@@ -76,7 +78,7 @@ def test_dev_mixed_every_game_accounted_for(mixed):
 def test_dev_mixed_quirks_are_normalised(mixed):
     _, games = mixed
     fox = games[games.folder == "fox_pro_featurecat"]
-    assert fox.source.eq("fox").mean() > 0.99
+    assert fox.source.eq("fox").sum() >= 10_340
     assert fox.komi.dropna().abs().max() <= 10, "Fox ×100 komi left undone"
     assert fox.encoding_lossy.any() and fox.status.eq("ok").mean() > 0.99
     tygem = games[games.folder == "tygem_9d_yenw"]
