@@ -1,0 +1,236 @@
+"""Rulesets as data: a handful of independent settings, and named presets over them.
+
+A new ruleset is one new row in :data:`PRESETS`, never a new code path: the scorer
+reads only the settings of :class:`Ruleset`. The settings and the presets follow
+``docs/RULES.md``; komi is always stated in points (Chinese komi of 3¾ zi is 7.5).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+from numbers import Real
+from types import MappingProxyType
+from typing import Mapping
+
+from .errors import RulesError
+
+MAX_BOARD_POINTS = 52 * 52
+"""The largest board SGF can describe; no komi may exceed it."""
+
+CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "scoring": ("area", "territory"),
+        "seki_tax": ("none", "seki", "all"),
+        "handicap_bonus": ("0", "N", "N-1"),
+        "suicide": ("none", "multi", "any"),
+        "ko": ("simple", "positional", "situational"),
+        "tie_break": ("draw", "black"),
+        "shared_points": ("nobody", "split", "pairs"),
+    }
+)
+"""The allowed values of each categorical setting."""
+
+_FLAGS = ("remove_dead", "pass_stones", "refuse_owed")
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One ruleset: every setting on which the count of a final position depends.
+
+    ``suicide`` and ``ko`` do not change a count; they are kept so that replay and
+    the tables describe a ruleset completely.
+    """
+
+    name: str
+    """Name shown in the ``ruleset`` column."""
+    scoring: str
+    """'area' (stones + surrounded points) or 'territory' (surrounded points + prisoners)."""
+    seki_tax: str
+    """'none'; 'seki': eye points of groups in seki are not points (J1989 Art. 8);
+    'all': stone scoring, each living group pays for up to two eye points."""
+    handicap_bonus: str
+    """Points White receives in a handicap game of N stones: '0', 'N' or 'N-1'."""
+    suicide: str
+    """Which suicide is legal: 'none', 'multi' (of two or more stones), 'any'."""
+    ko: str
+    """'simple', 'positional' (superko) or 'situational' (superko)."""
+    tie_break: str
+    """Who wins at margin 0: 'draw', or 'black' (Ing)."""
+    komi: float
+    """Points given to White, a multiple of 0.5."""
+    remove_dead: bool = True
+    """False only for Tromp–Taylor, which counts every stone left on the board."""
+    pass_stones: bool = False
+    """A pass hands one stone to the opponent (AGA); it counts as a prisoner under
+    territory scoring and changes nothing under area scoring. The recorded passes
+    are used as they are: the extra pass AGA asks of White when Black passed last is
+    not added, since a position does not say who passed last."""
+    shared_points: str = "nobody"
+    """How area scoring divides the shared liberties of a seki: 'nobody';
+    'split' half to each (Chinese); 'pairs' equally in whole points, an odd one to
+    nobody (Ing: "with one shared point nobody gets it")."""
+    refuse_owed: bool = False
+    """Territory scoring refuses points owed to protective moves (J1989 Art. 9)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise RulesError(f"A ruleset name must be a non-empty string; got {self.name!r}")
+        for setting, allowed in CHOICES.items():
+            value = getattr(self, setting)
+            if value not in allowed:
+                options = ", ".join(repr(a) for a in allowed)
+                raise RulesError(
+                    f"The {setting!r} of ruleset {self.name!r} must be one of {options}; "
+                    f"got {value!r}"
+                )
+        for flag in _FLAGS:
+            if not isinstance(getattr(self, flag), bool):
+                raise RulesError(
+                    f"The {flag!r} of ruleset {self.name!r} must be True or False; "
+                    f"got {getattr(self, flag)!r}"
+                )
+        object.__setattr__(self, "komi", check_komi(self.komi, f"of ruleset {self.name!r}"))
+
+    def with_komi(self, komi: float) -> "Ruleset":
+        """The same ruleset with another komi, for komi sweeps.
+
+        Raises
+        ------
+        RulesError
+            If ``komi`` is not a finite multiple of 0.5 within the largest board.
+
+        Examples
+        --------
+        >>> get_ruleset("chinese").with_komi(5.5).komi
+        5.5
+        """
+        return replace(self, komi=komi)
+
+    def white_handicap_bonus(self, handicap: int) -> int:
+        """Points White receives for ``handicap`` stones under this ruleset."""
+        if self.handicap_bonus == "N":
+            return handicap
+        if self.handicap_bonus == "N-1":
+            return max(handicap - 1, 0)
+        return 0
+
+
+def check_komi(komi: object, where: str, board_points: int = MAX_BOARD_POINTS) -> float:
+    """``komi`` as a float, or a :class:`RulesError` saying why it is impossible.
+
+    ``where`` completes the sentence "The 'komi' ... must be", e.g. "of ruleset 'nz'".
+    """
+    if isinstance(komi, bool) or not isinstance(komi, Real):
+        raise RulesError(f"The 'komi' {where} must be a number; got {komi!r}")
+    value = float(komi)
+    if not math.isfinite(value):
+        raise RulesError(f"The 'komi' {where} must be finite; got {value}")
+    if value * 2 != round(value * 2):
+        raise RulesError(f"The 'komi' {where} must be a multiple of 0.5; got {value:g}")
+    if abs(value) > board_points:
+        raise RulesError(
+            f"The 'komi' {where} must not exceed the {board_points} points of the board; "
+            f"got {value:g}"
+        )
+    return value
+
+
+def _preset(name: str, scoring: str, komi: float, **settings) -> Ruleset:
+    base = dict(
+        seki_tax="none",
+        handicap_bonus="0",
+        suicide="none",
+        ko="simple",
+        tie_break="draw",
+    )
+    base.update(settings)
+    return Ruleset(name=name, scoring=scoring, komi=komi, **base)
+
+
+PRESETS: Mapping[str, Ruleset] = MappingProxyType(
+    {
+        # Chinese 2002: area, counted in zi, komi 3¾ zi, White gets N for N handicap stones.
+        "chinese": _preset(
+            "chinese", "area", 7.5, handicap_bonus="N", ko="positional", shared_points="split"
+        ),
+        # Chinese practice before the 2001/2002 revision: komi 2¾ zi.
+        "chinese-1988": _preset(
+            "chinese-1988", "area", 5.5, handicap_bonus="N", ko="positional", shared_points="split"
+        ),
+        # Japanese 1989 with the 2002 komi: no points in seki, protective moves owed.
+        "japanese": _preset("japanese", "territory", 6.5, seki_tax="seki", refuse_owed=True),
+        # Korean rules as written; Tygem's server count is a plain count of the board,
+        # get_ruleset("korean", refuse_owed=False).
+        "korean": _preset("korean", "territory", 6.5, seki_tax="seki", refuse_owed=True),
+        # Ing: komi 8 with Black winning ties. The handicap compensation is disputed;
+        # the default 0 follows KataGo's preset, override with handicap_bonus="N" (OGS).
+        "ing": _preset(
+            "ing",
+            "area",
+            8.0,
+            suicide="multi",
+            ko="positional",
+            tie_break="black",
+            shared_points="pairs",
+        ),
+        "aga": _preset(
+            "aga", "area", 7.5, handicap_bonus="N-1", ko="situational", pass_stones=True
+        ),
+        "nz": _preset("nz", "area", 7.0, suicide="any", ko="situational"),
+        "tromp-taylor": _preset(
+            "tromp-taylor", "area", 7.5, suicide="multi", ko="positional", remove_dead=False
+        ),
+        "stone-scoring": _preset("stone-scoring", "area", 7.5, seki_tax="all"),
+    }
+)
+"""The named rulesets, by the names the metadata layer records."""
+
+_ALIASES = {"goe": "ing", "new-zealand": "nz", "tromptaylor": "tromp-taylor"}
+
+
+def get_ruleset(name: str, **overrides) -> Ruleset:
+    """The preset called ``name``, with any settings replaced by ``overrides``.
+
+    Names are matched without regard to case, and ``_`` or spaces stand for ``-``;
+    ``GOE`` (SGF's name for Ing) and ``New Zealand`` are accepted.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`PRESETS`, e.g. ``'chinese'``, ``'japanese'``, ``'tromp-taylor'``.
+    **overrides
+        Settings of :class:`Ruleset` to change, e.g. ``komi=5.5`` or
+        ``handicap_bonus='N'``.
+
+    Returns
+    -------
+    Ruleset
+
+    Raises
+    ------
+    RulesError
+        For an unknown name or setting, or an impossible value.
+
+    Examples
+    --------
+    >>> get_ruleset("Japanese").komi
+    6.5
+    >>> get_ruleset("ing", handicap_bonus="N").handicap_bonus
+    'N'
+    """
+    if not isinstance(name, str):
+        raise RulesError(f"A ruleset name must be a string; got {name!r}")
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    key = _ALIASES.get(key, key)
+    if key not in PRESETS:
+        raise RulesError(f"Unknown ruleset {name!r}; valid names are {', '.join(sorted(PRESETS))}")
+    settings = {f.name for f in fields(Ruleset)}
+    unknown = sorted(set(overrides) - settings)
+    if unknown:
+        raise RulesError(
+            f"Unknown setting {', '.join(map(repr, unknown))} for ruleset {key!r}; "
+            f"settings are {', '.join(sorted(settings))}"
+        )
+    ruleset = PRESETS[key]
+    return replace(ruleset, **overrides) if overrides else ruleset

@@ -1,0 +1,135 @@
+"""Rulesets as data: presets, lookups, overrides and the komi a ruleset may have."""
+
+import doctest
+import math
+from dataclasses import FrozenInstanceError
+
+import pytest
+
+import rulelab.rules
+from rulelab.errors import RulesError
+from rulelab.rules import CHOICES, PRESETS, Ruleset, get_ruleset
+
+# name: (scoring, seki_tax, handicap_bonus, tie_break, komi, remove_dead, pass_stones,
+#        shared_points)
+PRESET_TABLE = {
+    "chinese": ("area", "none", "N", "draw", 7.5, True, False, "split"),
+    "chinese-1988": ("area", "none", "N", "draw", 5.5, True, False, "split"),
+    "japanese": ("territory", "seki", "0", "draw", 6.5, True, False, "nobody"),
+    "korean": ("territory", "seki", "0", "draw", 6.5, True, False, "nobody"),
+    "ing": ("area", "none", "0", "black", 8.0, True, False, "pairs"),
+    "aga": ("area", "none", "N-1", "draw", 7.5, True, True, "nobody"),
+    "nz": ("area", "none", "0", "draw", 7.0, True, False, "nobody"),
+    "tromp-taylor": ("area", "none", "0", "draw", 7.5, False, False, "nobody"),
+    "stone-scoring": ("area", "all", "0", "draw", 7.5, True, False, "nobody"),
+}
+
+
+@pytest.mark.parametrize("name", PRESET_TABLE)
+def test_preset_settings_follow_the_specification(name):
+    r = PRESETS[name]
+    assert r.name == name
+    got = (r.scoring, r.seki_tax, r.handicap_bonus, r.tie_break, r.komi, r.remove_dead,
+           r.pass_stones, r.shared_points)
+    assert got == PRESET_TABLE[name]
+    assert r.refuse_owed == (r.scoring == "territory")
+
+
+def test_every_preset_is_tabled():
+    assert set(PRESETS) == set(PRESET_TABLE)
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [("chinese", "chinese"), ("Japanese", "japanese"), ("KOREAN", "korean"), ("aga", "aga"),
+     ("NZ", "nz"), ("ing", "ing"), ("GOE", "ing"), ("tromp_taylor", "tromp-taylor"),
+     ("Tromp Taylor", "tromp-taylor"), ("New Zealand", "nz"), (" chinese ", "chinese")],
+)
+def test_lookup_accepts_record_names_and_spellings(name, expected):
+    assert get_ruleset(name) is PRESETS[expected]
+
+
+def test_unknown_name_lists_the_valid_ones():
+    with pytest.raises(RulesError, match="Unknown ruleset 'chinees'.*aga, chinese, chinese-1988"):
+        get_ruleset("chinees")
+    with pytest.raises(RulesError, match="must be a string"):
+        get_ruleset(None)
+
+
+def test_overrides_replace_settings_and_keep_the_name():
+    ing_n = get_ruleset("ing", handicap_bonus="N", komi=7.5)
+    assert (ing_n.name, ing_n.handicap_bonus, ing_n.komi) == ("ing", "N", 7.5)
+    assert PRESETS["ing"].handicap_bonus == "0"  # the preset itself is untouched
+    assert get_ruleset("korean", refuse_owed=False).refuse_owed is False
+
+
+def test_unknown_override_names_the_settings():
+    with pytest.raises(RulesError, match="Unknown setting 'kommi'.*komi"):
+        get_ruleset("chinese", kommi=7)
+
+
+@pytest.mark.parametrize("setting", sorted(CHOICES))
+def test_impossible_choice_is_refused_with_the_options(setting):
+    with pytest.raises(RulesError, match=f"The '{setting}' of ruleset 'chinese' must be one of"):
+        get_ruleset("chinese", **{setting: "bogus"})
+
+
+def test_flags_must_be_booleans():
+    with pytest.raises(RulesError, match="'remove_dead' of ruleset 'chinese' must be True or"):
+        get_ruleset("chinese", remove_dead=1)
+
+
+@pytest.mark.parametrize("komi", [7.5, 7, -3.5, 0, 0.5, 2704])
+def test_possible_komi(komi):
+    assert get_ruleset("chinese").with_komi(komi).komi == float(komi)
+
+
+@pytest.mark.parametrize(
+    "komi, message",
+    [
+        (7.3, r"The 'komi' of ruleset 'chinese' must be a multiple of 0.5; got 7.3"),
+        (0.25, r"multiple of 0.5; got 0.25"),
+        (math.nan, r"must be finite; got nan"),
+        (math.inf, r"must be finite; got inf"),
+        (2704.5, r"must not exceed the 2704 points"),
+        ("6.5", r"must be a number; got '6.5'"),
+        (True, r"must be a number; got True"),
+    ],
+)
+def test_impossible_komi_is_a_rules_error(komi, message):
+    with pytest.raises(RulesError, match=message):
+        get_ruleset("chinese").with_komi(komi)
+
+
+def test_with_komi_keeps_every_other_setting():
+    base = get_ruleset("aga")
+    swept = base.with_komi(0.5)
+    assert swept.komi == 0.5
+    assert swept.with_komi(base.komi) == base
+
+
+def test_rulesets_are_frozen_and_hashable():
+    r = get_ruleset("nz")
+    with pytest.raises(FrozenInstanceError):
+        r.komi = 6.5
+    assert len({r, get_ruleset("nz"), r.with_komi(6.5)}) == 2
+
+
+@pytest.mark.parametrize(
+    "bonus, handicap, expected",
+    [("0", 4, 0), ("N", 4, 4), ("N-1", 4, 3), ("N-1", 1, 0), ("N-1", 0, 0), ("N", 0, 0)],
+)
+def test_white_handicap_bonus(bonus, handicap, expected):
+    assert get_ruleset("chinese", handicap_bonus=bonus).white_handicap_bonus(handicap) == expected
+
+
+def test_rules_error_is_a_value_error_with_a_status():
+    with pytest.raises(ValueError) as caught:
+        Ruleset(name="", scoring="area", seki_tax="none", handicap_bonus="0", suicide="none",
+                ko="simple", tie_break="draw", komi=7.5)
+    assert caught.value.status == "rules_error"
+
+
+def test_docstring_examples_run():
+    result = doctest.testmod(rulelab.rules)
+    assert result.attempted > 0 and result.failed == 0
