@@ -782,7 +782,7 @@ def score_all(
     analyses: dict[bool, BoardAnalysis] = {}
     scores = []
     for r in resolved:
-        k = check_komi(r.komi, f"of ruleset {r.name!r}", board.size) if komi is None else komi
+        k = r.komi if komi is None else komi  # a preset's komi holds on any board size
         removes = r.remove_dead and has_dead
         if removes not in analyses:
             analyses[removes] = _analyse(life, board, removes)

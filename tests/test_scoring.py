@@ -573,8 +573,15 @@ def test_impossible_komi_is_refused():
         score(position, life, "chinese", komi=7.3)
     with pytest.raises(RulesError, match="must not exceed the 25 points"):
         score(position, life, "chinese", komi=26)
-    with pytest.raises(RulesError, match="of ruleset 'chinese' must not exceed the 25 points"):
-        score(position, life, get_ruleset("chinese", komi=30))
+
+
+def test_presets_score_boards_smaller_than_their_komi():
+    position = Position.from_diagram("""
+        X .
+        . O
+    """)
+    result = score(position, Life.all_alive(position.board), "chinese")
+    assert (result.komi, result.margin, result.winner) == (7.5, -7.5, "W")
 
 
 def test_bad_arguments_are_refused():
