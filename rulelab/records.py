@@ -80,8 +80,9 @@ def game_row(text: GameText, decoded: Decoded, base: dict, warnings: str | None,
     )
     try:
         game = parse_game(text.text)
-        row["game_id"] = content_hash(game)
         row.update(describe(game))
+        row["moves_hash"] = content_hash(game)
+        row["game_id"] = record_id(row)
         events = game_events(game)
         row.update(replayed(game, events, row, superko))
     except RulelabError as error:
@@ -91,6 +92,21 @@ def game_row(text: GameText, decoded: Decoded, base: dict, warnings: str | None,
         row["status"] = "internal_error"
         row["error"] = f"{_where(base['source_path'], base['archive_member'], text.index)}: {error!r}"
     return row
+
+
+IDENTITY_COLUMNS = ("moves_hash", "result_raw", "komi_raw", "rules_raw", "handicap_raw",
+                    "black_player", "white_player", "date_raw")
+
+
+def record_id(row: dict) -> str:
+    """The game's id: its moves and the metadata that say who played, when, and how it ended.
+
+    Whitespace, property order, file and encoding do not change it, so the same record
+    read from two places has the same id; ``moves_hash`` alone matches re-exports of a
+    game whose metadata was spelled differently.
+    """
+    identity = "\x1f".join(str(row[column] or "") for column in IDENTITY_COLUMNS)
+    return hashlib.blake2b(identity.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def describe(game: Game) -> dict:

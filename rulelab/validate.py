@@ -1,0 +1,125 @@
+"""Validation: does the count under the record's own rules reproduce the recorded result?
+
+Only games that end by counting take part. The computed margin is the ``komi_source ==
+'record'`` row of the scores table (the record's rules as its server counts them, at
+the record's komi); the recorded margin is ``RE``, signed so that Black ahead is
+positive. Every disagreement is kept with its likely cause.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+from .ingest import GAMES_FILE, provenance
+from .rules import PRESETS
+from .score_run import SCORES_FILE, score
+from .tables import read_provenance, write_json_atomic
+
+VALIDATION_FILE = "validation.parquet"
+GAME_COLUMNS = ["game_id", "source", "rules", "komi", "handicap", "result_winner",
+                "result_margin", "result_raw", "board_rows", "board_cols", "ended_by_passes",
+                "source_path", "archive_member", "game_index"]
+SCORE_COLUMNS = ["game_id", "ruleset", "margin", "winner", "life_method", "life_confidence",
+                 "finished", "black_seki_points", "white_seki_points", "seki_dame",
+                 "black_owed", "white_owed", "handicap_bonus", "dead_black", "dead_white",
+                 "dead_in_seki_black", "dead_in_seki_white", "scoring", "dame"]
+
+
+def compare(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
+    """One row per counted game with a record score: recorded vs computed margin."""
+    counted = games.loc[(games.status == "ok") & (games.result_kind == "counted")
+                        & (games.duplicate_of.isna()), GAME_COLUMNS]
+    record = scores.loc[scores.komi_source == "record", SCORE_COLUMNS]
+    table = counted.merge(record, on="game_id", how="inner")
+    sign = np.where(table.result_winner == "B", 1.0, -1.0)
+    table["recorded_margin"] = sign * table.result_margin
+    table["difference"] = table.margin - table.recorded_margin
+    table["exact"] = table.difference.abs() < 1e-9
+    table["within_1"] = table.difference.abs() <= 1.0
+    table["winner_agrees"] = table.winner == table.result_winner
+    table["handicap_game"] = table.handicap.fillna(0) >= 2
+    table["likely_cause"] = [likely_cause(row) for row in table.itertuples(index=False)]
+    return table
+
+
+def likely_cause(row) -> str | None:
+    """A short reason for a disagreement, from the breakdown columns (None when exact)."""
+    diff = row.difference
+    if abs(diff) < 1e-9:
+        return None
+    if not row.ended_by_passes or not row.finished:
+        return "position not finished: the record stops before the end"
+    if row.scoring == "area" and not parity_possible(row):
+        return "recorded margin has a parity no area count of this board can have"
+    seki = row.black_seki_points + row.white_seki_points + row.seki_dame
+    if seki and abs(diff) <= seki:
+        return "seki: points in or around a seki counted differently"
+    owed = row.black_owed + row.white_owed
+    if owed and abs(diff) <= owed:
+        return "protective moves: owed points counted differently"
+    if row.handicap_game and abs(diff) in (row.handicap, row.handicap - 1, row.handicap_bonus):
+        return "handicap compensation differs from the server's"
+    if abs(diff) <= 1:
+        return "one point: a dame or false eye counted differently"
+    return "dead stones: the life verdict differs from the players' agreement"
+
+
+def parity_possible(row) -> bool:
+    """Area parity: the area margin ΔA = margin + komi + bonus must be ≡ points − dame (mod 2)."""
+    area_margin = row.recorded_margin + row.komi + row.handicap_bonus
+    if area_margin != round(area_margin):
+        return False
+    return (round(area_margin) - (row.board_rows * row.board_cols - row.dame)) % 2 == 0
+
+
+def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "handicap_game",
+                                                          "life_method")) -> pd.DataFrame:
+    """Agreement rates (exact, within one point, winner) by each grouping and overall."""
+    parts = []
+    for column in by:
+        grouped = table.groupby(column, dropna=False)
+        part = grouped.agg(games=("exact", "size"), exact=("exact", "mean"),
+                           within_1=("within_1", "mean"), winner=("winner_agrees", "mean"))
+        part.index = [f"{column}={value}" for value in part.index]
+        parts.append(part)
+    overall = pd.DataFrame({"games": [len(table)], "exact": [table.exact.mean()],
+                            "within_1": [table.within_1.mean()],
+                            "winner": [table.winner_agrees.mean()]}, index=["all"])
+    return pd.concat([overall, *parts]).round(4)
+
+
+def _scores_are_current(out: Path, paths: list[str], life: str) -> bool:
+    """Scores in ``out`` made from these inputs with this life method and every preset."""
+    if not (out / SCORES_FILE).is_file():
+        return False
+    made = read_provenance(out / SCORES_FILE)
+    expected = provenance("score", paths, {})
+    options = made.get("options", {})
+    return (made.get("inputs") == expected["inputs"] and options.get("life") == life
+            and options.get("komi") is None and options.get("rules") == list(PRESETS))
+
+
+def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs: int | None = None,
+             force: bool = False, progress: bool = False) -> pd.DataFrame:
+    """Score ``paths`` into ``out`` (reusing what is there) and compare with recorded results.
+
+    Writes ``out/validation.parquet`` (every disagreement, with ``likely_cause``) and
+    returns the agreement table.
+    """
+    out = Path(out)
+    if not _scores_are_current(out, [str(p) for p in paths], life):
+        score(paths, out, life=life, jobs=jobs, force=force, progress=progress)
+    games = pd.read_parquet(out / GAMES_FILE, columns=GAME_COLUMNS + ["status", "result_kind",
+                                                                      "duplicate_of"])
+    scores = pd.read_parquet(out / SCORES_FILE, columns=SCORE_COLUMNS + ["komi_source"])
+    table = compare(games, scores)
+    table.loc[~table.exact].reset_index(drop=True).to_parquet(out / VALIDATION_FILE, index=False)
+    summary = agreement(table)
+    write_json_atomic(out / "validation.json", {"life": life, "agreement": summary.reset_index()
+                                                .rename(columns={"index": "group"})
+                                                .to_dict(orient="records")})
+    return summary

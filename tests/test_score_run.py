@@ -1,0 +1,98 @@
+"""The score stage and validation end to end, on small records whose counts are worked by hand."""
+
+import pandas as pd
+import pytest
+
+from rulelab import score_run
+from rulelab.cli import main
+from rulelab.errors import GameError
+from rulelab.rules import PRESETS
+from rulelab.score_run import read_scores, score
+from rulelab.validate import validate
+
+# 5×5: Black wall on column b, White wall on column c; Black owns column a (5 points),
+# White owns columns d–e (10 points). Area 10 – 15, territory 5 – 10, no prisoners.
+WALLS = ("(;GM[1]FF[4]SZ[5]RU[Chinese]KM[7.5]RE[W+12.5]"
+         "AB[ba][bb][bc][bd][be]AW[ca][cb][cc][cd][ce];B[];W[])")
+# The same position counted by a server under Japanese rules with komi 6.5.
+WALLS_JAPANESE = WALLS.replace("RU[Chinese]KM[7.5]RE[W+12.5]", "RU[Japanese]KM[6.5]RE[W+11.5]")
+# A resigned game takes no part in validation.
+RESIGNED = "(;GM[1]FF[4]SZ[5]KM[6.5]RE[B+R];B[cc];W[bb])"
+
+
+@pytest.fixture
+def collection(tmp_path):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "walls.sgf").write_text(WALLS)
+    (folder / "walls-j.sgf").write_text(WALLS_JAPANESE)
+    (folder / "resigned.sgf").write_text(RESIGNED)
+    return folder
+
+
+def test_every_game_is_scored_under_every_preset_and_its_own_rules(collection, tmp_path):
+    score([collection], tmp_path / "run", jobs=1)
+    scores = read_scores(tmp_path / "run")
+    assert len(scores) == 3 * len(PRESETS) + 2  # two records name their rules and komi
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet")
+    walls_id = games.game_id[games.source_path.str.endswith("/walls.sgf")].item()
+    walls = scores[scores.game_id == walls_id].set_index(["ruleset", "komi_source"])
+    assert walls.loc[("chinese", "standard"), "margin"] == -12.5
+    assert walls.loc[("chinese", "standard"), "black_zi"] == 6.25
+    assert walls.loc[("japanese", "standard"), "margin"] == -11.5
+    assert walls.loc[("ing", "standard"), "margin"] == -13.0
+    assert walls.loc[("chinese", "record"), "komi"] == 7.5
+    assert (scores.margin == scores.margin_before_komi - scores.komi).all()
+    assert scores.error.isna().all()
+
+
+def test_user_komi_replaces_every_standard_komi(collection, tmp_path):
+    score([collection], tmp_path / "run", jobs=1, komi=0.5, rules=["chinese", "japanese"])
+    scores = read_scores(tmp_path / "run")
+    assert set(scores.komi) == {0.5} and set(scores.komi_source) == {"user"}
+    assert len(scores) == 3 * 2
+
+
+def test_a_game_that_cannot_be_scored_keeps_its_rows_with_the_reason(collection, tmp_path, monkeypatch):
+    def refuse(position, method):
+        raise GameError("no verdict for this board")
+
+    monkeypatch.setattr(score_run, "decide_life", refuse)
+    score([collection], tmp_path / "run", jobs=1, rules=["chinese"])
+    scores = read_scores(tmp_path / "run")
+    assert len(scores) == 3 + 2
+    assert scores.error.str.contains("game_error: no verdict").all()
+    assert scores.margin.isna().all()
+
+
+def test_validation_reproduces_recorded_counts(collection, tmp_path):
+    summary = validate([collection], tmp_path / "run", jobs=1)
+    assert summary.loc["all", "games"] == 2
+    assert summary.loc["all", "exact"] == 1.0
+    assert len(pd.read_parquet(tmp_path / "run" / "validation.parquet")) == 0
+
+
+def test_validation_reports_a_wrong_record_with_a_cause(tmp_path):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "wrong.sgf").write_text(WALLS.replace("W+12.5", "W+10.5"))
+    summary = validate([folder], tmp_path / "run", jobs=1)
+    assert summary.loc["all", "exact"] == 0.0
+    wrong = pd.read_parquet(tmp_path / "run" / "validation.parquet").iloc[0]
+    assert (wrong.recorded_margin, wrong.margin, wrong.difference) == (-10.5, -12.5, -2.0)
+    assert wrong.likely_cause
+
+
+def test_cli_score_then_sql(collection, tmp_path, capsys):
+    assert main(["score", str(collection), "--out", str(tmp_path / "run"), "--jobs", "1",
+                 "--rules", "chinese,japanese"]) == 0
+    capsys.readouterr()
+    assert main(["sql", str(tmp_path / "run"),
+                 "SELECT ruleset, count(*) AS n FROM scores GROUP BY ruleset ORDER BY ruleset",
+                 "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["ruleset,n", "chinese,4", "japanese,4"]
+
+
+def test_cli_errors_are_one_line_on_stderr(collection, tmp_path, capsys):
+    assert main(["score", str(collection), "--out", str(tmp_path / "run"), "--rules", "chess"]) == 2
+    assert capsys.readouterr().err.startswith("rulelab: Unknown ruleset 'chess'")
