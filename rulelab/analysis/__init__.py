@@ -1,0 +1,22 @@
+"""Analyses of scored game collections: divergence between rulesets, its causes,
+komi and win rates. Importing the package registers the ``df.go`` accessor.
+
+The functions take and return DataFrames; figures and the report live in
+:mod:`rulelab.analysis.plots`, :mod:`rulelab.analysis.diagrams` and
+:mod:`rulelab.analysis.report`, imported on demand because they need matplotlib.
+"""
+
+from rulelab.analysis import accessor  # noqa: F401  (registers df.go)
+from rulelab.analysis.attribution import CAUSES, attribute, cause_summary, clearest_examples, ledger
+from rulelab.analysis.divergence import any_disagreement, disagreement_matrix, matrix_wide, winners
+from rulelab.analysis.komi import (fair_komi, komi_outcomes, margin_distribution, record_agreement,
+                                   rekomi_flips, win_rate_curve)
+from rulelab.analysis.published import PUBLISHED, compare_published
+from rulelab.analysis.stats import fit_logistic, wilson_interval
+from rulelab.analysis.strata import STRATA, game_strata
+from rulelab.analysis.inputs import Run, read_run
+
+__all__ = ["CAUSES", "PUBLISHED", "STRATA", "Run", "any_disagreement", "attribute", "cause_summary",
+           "clearest_examples", "compare_published", "disagreement_matrix", "fair_komi", "fit_logistic",
+           "game_strata", "komi_outcomes", "ledger", "margin_distribution", "matrix_wide", "read_run",
+           "record_agreement", "rekomi_flips", "wilson_interval", "win_rate_curve", "winners"]

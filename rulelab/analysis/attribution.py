@@ -1,0 +1,339 @@
+"""Why two rulesets disagree on a game: an exact split of the margin difference.
+
+Each scores row is read as a ledger whose entries add up to its margin (Black − White,
+komi included). The entries follow the identity of RULES.md,
+``ΔA − ΔT = (M_B − M_W) + (X_B − X_W)``, where ``X_c`` is what a territory count
+refuses colour ``c``: its seki eyes ``S``, its points owed for protective moves ``O``
+and the opponent's dead stones left inside seki ``D`` (B − W differences below;
+``ΔA``, ``ΔT`` are the rows' ``area_margin`` and ``territory_margin``):
+
+========================  ===================================================
+``komi``                  ``−komi``
+``handicap_bonus``        ``−handicap_bonus`` (points to White)
+``handicap_stones``       area rows: the ``N`` handicap stones Black placed
+``moves``                 area rows: ``M_B − M_W − N`` of the game as played — who
+                          placed the last stone, and passes; territory rows: the
+                          pass stones handed over (``pass_stones_*``)
+``dame_filling``          area rows: open dame credited by the dame policy
+                          (``*_dame_filled``), or stones it added to ``M``
+``seki_eyes``             territory rows: ``−S`` (refused, J1989 Art. 8)
+``protective_moves``      territory rows: ``−O`` (refused, Art. 9)
+``dead_in_seki``          territory rows: ``−D`` (no prisoners for dead stones in seki)
+``board``                 ``ΔT + S + O + D = ΔA − (M_B − M_W)``: the board counted
+                          with nothing refused; it differs between two rows of a
+                          game only when they remove different dead stones
+``group_tax``             ``−(group tax B − W)`` (stone scoring)
+``unexplained``           the margin minus all of the above: zero when the row's
+                          columns add up as RULES.md says
+========================  ===================================================
+
+Area rows thus add up to ``ΔA + dame filled − group tax − bonus − komi`` and
+territory rows to ``ΔT + pass stones − group tax − bonus − komi``. The difference of
+two rows' ledgers is the attribution; ``dead_in_seki`` and a ``board`` difference
+between rows that removed different dead stones are reported together as
+``dead_stones`` (a ``board`` difference with the same dead stones would be a scorer
+inconsistency and goes to ``unexplained``). The parts add up to the margin difference
+exactly: margins are multiples of ½, exact in binary floating point.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from rulelab.analysis.divergence import compared_rows, ruleset_order
+from rulelab.analysis.inputs import require_columns
+
+CAUSES = ("komi", "handicap_bonus", "handicap_stones", "moves", "dame_filling", "seki_eyes",
+          "protective_moves", "dead_stones", "group_tax", "unexplained")
+"""The parts of a margin difference, in the order ties are broken when naming the main one."""
+
+CAUSE_NOTES = {
+    "komi": "the rulesets' standard komi differ (6.5 territory, 7.5 area, 8 with Black winning "
+            "ties, 7 with draws)",
+    "handicap_bonus": "White receives N, N−1 or 0 points for N handicap stones",
+    "handicap_stones": "handicap stones are Black stones on the board under area scoring",
+    "moves": "stones placed in play: who placed the last stone, and passes",
+    "dame_filling": "dame filled by the dame policy before an area count",
+    "seki_eyes": "eyes of groups in seki count under area scoring, not under territory scoring",
+    "protective_moves": "points refused under territory scoring for protective moves owed",
+    "dead_stones": "the rulesets remove different dead stones (Tromp–Taylor removes none; "
+                   "Japanese rules cannot remove dead stones inside seki)",
+    "group_tax": "stone scoring takes two points per living group",
+    "unexplained": "the breakdown columns do not account for it",
+}
+
+_COUNTS = ("area_margin", "territory_margin", "black_seki_points", "white_seki_points", "black_owed",
+           "white_owed", "black_group_tax", "white_group_tax", "handicap_bonus", "dead_black",
+           "dead_white")
+
+LEDGER_COLUMNS = ("game_id", "ruleset", "scoring", "komi", "margin", "winner", "dame_policy", *_COUNTS)
+
+OPTIONAL_COLUMNS = ("pass_stones_black", "pass_stones_white", "black_dame_filled",
+                    "white_dame_filled", "dead_in_seki_black", "dead_in_seki_white")
+"""Breakdown columns read when present (0 when absent)."""
+
+ATTRIBUTION_COLUMNS = ("game_id", "ruleset_a", "ruleset_b", "winner_a", "winner_b", "margin_a",
+                       "margin_b", "difference", *CAUSES, "tie_break", "main_cause")
+
+_LEDGER = ("komi", "handicap_bonus", "handicap_stones", "moves", "dame_filling", "seki_eyes",
+           "protective_moves", "dead_in_seki", "board", "group_tax", "unexplained")
+
+
+def ledger(scores: pd.DataFrame, games: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Split each scores row's margin into the entries described in the module docstring.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        Rows of the scores table (see :data:`LEDGER_COLUMNS` and :data:`OPTIONAL_COLUMNS`).
+    games : pandas.DataFrame, optional
+        The games table, for the number of handicap stones; without it they are
+        counted with ``moves``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Same index as ``scores``: ``game_id``, ``ruleset`` and one column per entry;
+        the entries of a row add up to its ``margin``.
+
+    Examples
+    --------
+    A 2-stone handicap game, Black placed the last stone, one seki eye each side:
+    area margin 14 → after the bonus of 2 and komi, 14 − 2 − 7.5 = 4.5.
+
+    >>> row = dict(game_id="g", komi_source="standard", finished=True, dame_policy="none",
+    ...     black_seki_points=1, white_seki_points=1, black_owed=0, white_owed=0,
+    ...     black_group_tax=0, white_group_tax=0, dead_black=0, dead_white=0,
+    ...     area_margin=14.0, territory_margin=11.0)
+    >>> scores = pd.DataFrame([dict(row, ruleset="chinese", scoring="area", komi=7.5,
+    ...     handicap_bonus=2, margin=4.5, winner="B")])
+    >>> games = pd.DataFrame({"game_id": ["g"], "handicap": [2]})
+    >>> ledger(scores, games).iloc[0].to_dict()  # doctest: +NORMALIZE_WHITESPACE
+    {'game_id': 'g', 'ruleset': 'chinese', 'komi': -7.5, 'handicap_bonus': -2.0,
+     'handicap_stones': 2.0, 'moves': 1.0, 'dame_filling': 0.0, 'seki_eyes': -0.0,
+     'protective_moves': -0.0, 'dead_in_seki': -0.0, 'board': 11.0, 'group_tax': -0.0,
+     'unexplained': 0.0}
+    """
+    require_columns(scores, LEDGER_COLUMNS, "scores")
+    number = scores[list(_COUNTS)].apply(pd.to_numeric, errors="coerce").astype(float)
+    extra = scores.reindex(columns=list(OPTIONAL_COLUMNS)).apply(pd.to_numeric, errors="coerce")
+    extra = extra.fillna(0.0).astype(float)
+
+    def diff(black: pd.Series, white: pd.Series) -> np.ndarray:
+        return (black - white).to_numpy(float)
+
+    area = scores["scoring"].eq("area").to_numpy(float)
+    territory = 1.0 - area
+    seki = diff(number["black_seki_points"], number["white_seki_points"])
+    owed = diff(number["black_owed"], number["white_owed"])
+    # X_B holds White's dead stones left in seki (prisoners Black is refused), and vice versa
+    dead_in_seki = diff(extra["dead_in_seki_white"], extra["dead_in_seki_black"])
+    refused = seki + owed + dead_in_seki
+    stones_placed = diff(number["area_margin"], number["territory_margin"]) - refused
+    played = _stones_placed_as_played(scores, stones_placed)
+    handicap = _handicap_stones(scores, games)
+    out = pd.DataFrame({
+        "game_id": scores["game_id"].to_numpy(),
+        "ruleset": scores["ruleset"].to_numpy(),
+        "komi": -pd.to_numeric(scores["komi"]).to_numpy(float),
+        "handicap_bonus": -number["handicap_bonus"].to_numpy(),
+        "handicap_stones": area * handicap,
+        "moves": area * (played - handicap)
+                 + territory * diff(extra["pass_stones_white"], extra["pass_stones_black"]),
+        "dame_filling": area * (stones_placed - played
+                                + diff(extra["black_dame_filled"], extra["white_dame_filled"])),
+        "seki_eyes": -territory * seki,
+        "protective_moves": -territory * owed,
+        "dead_in_seki": -territory * dead_in_seki,
+        "board": number["territory_margin"].to_numpy() + refused,
+        "group_tax": -diff(number["black_group_tax"], number["white_group_tax"]),
+    }, index=scores.index)
+    explained = out[list(_LEDGER[:-1])].sum(axis=1)
+    out["unexplained"] = pd.to_numeric(scores["margin"]).astype(float) - explained
+    return out
+
+
+def _stones_placed_as_played(scores: pd.DataFrame, stones_placed: np.ndarray) -> np.ndarray:
+    """Per row, ``M_B − M_W`` of the game before any dame filling.
+
+    Taken from the game's rows scored with dame policy 'none'; a game without such a
+    row keeps each row's own value (so its dame filling reads 0).
+    """
+    frame = pd.DataFrame({"game_id": scores["game_id"].to_numpy(), "placed": stones_placed,
+                          "unfilled": scores["dame_policy"].eq("none").to_numpy()})
+    as_played = frame[frame["unfilled"]].groupby("game_id", sort=True)["placed"].first()
+    return frame["game_id"].map(as_played).fillna(frame["placed"]).to_numpy(float)
+
+
+def _handicap_stones(scores: pd.DataFrame, games: pd.DataFrame | None) -> np.ndarray:
+    if games is None:
+        return np.zeros(len(scores))
+    require_columns(games, ["game_id", "handicap"], "games")
+    handicap = games.drop_duplicates("game_id").set_index("game_id")["handicap"]
+    return pd.to_numeric(scores["game_id"].map(handicap), errors="coerce").fillna(0).to_numpy(float)
+
+
+def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
+              only_disagreeing: bool = True, finished_only: bool = True) -> pd.DataFrame:
+    """For each game and pair of rulesets, split the margin difference into its causes.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        The scores table; rows at each ruleset's standard komi are compared.
+    games : pandas.DataFrame, optional
+        The games table: restricts to analysable games and separates handicap stones
+        from the other stones placed.
+    only_disagreeing : bool
+        Keep only the pairs whose winners differ.
+    finished_only : bool
+        Keep only settled positions (see :func:`~rulelab.analysis.divergence.standard_rows`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``game_id``, ``ruleset_a``, ``ruleset_b`` (``a`` before ``b`` in
+        :func:`~rulelab.analysis.divergence.ruleset_order`), their winners and margins,
+        ``difference`` (``margin_a − margin_b``), one column per cause in
+        :data:`CAUSES` adding up to ``difference`` exactly, ``tie_break`` (a verdict
+        on margin 0 went to Black by the tie-break rule) and ``main_cause``.
+
+    Examples
+    --------
+    The last dame was filled by White, board margin 7: Japanese B+0.5, Chinese W+0.5.
+
+    >>> row = dict(game_id="g", komi_source="standard", finished=True, dame_policy="none",
+    ...     black_seki_points=0, white_seki_points=0, black_owed=0, white_owed=0,
+    ...     black_group_tax=0, white_group_tax=0, dead_black=0, dead_white=0,
+    ...     handicap_bonus=0, area_margin=7.0, territory_margin=7.0)
+    >>> scores = pd.DataFrame([
+    ...     dict(row, ruleset="chinese", scoring="area", komi=7.5, margin=-0.5, winner="W"),
+    ...     dict(row, ruleset="japanese", scoring="territory", komi=6.5, margin=0.5, winner="B")])
+    >>> attribute(scores)[["ruleset_a", "ruleset_b", "winner_a", "winner_b", "difference",
+    ...                    "komi", "moves", "main_cause"]]
+      ruleset_a ruleset_b winner_a winner_b  difference  komi  moves main_cause
+    0   chinese  japanese        W        B        -1.0  -1.0    0.0       komi
+    """
+    rows = compared_rows(scores, games, finished_only=finished_only)
+    entries = ledger(rows, games)
+    entries[["winner", "margin", "dead"]] = pd.DataFrame({
+        "winner": rows["winner"], "margin": pd.to_numeric(rows["margin"]).astype(float),
+        "dead": rows["dead_black"].astype(str) + "/" + rows["dead_white"].astype(str)})
+    order = ruleset_order(rows)
+    pairs = [_pair_parts(entries[entries["ruleset"] == a].merge(
+                 entries[entries["ruleset"] == b], on="game_id", suffixes=("_a", "_b")), a, b)
+             for i, a in enumerate(order) for b in order[i + 1:]]
+    if not pairs:
+        return pd.DataFrame(columns=ATTRIBUTION_COLUMNS)
+    result = pd.concat(pairs, ignore_index=True)
+    if only_disagreeing:
+        result = result[result["winner_a"] != result["winner_b"]]
+    rank = {name: k for k, name in enumerate(order)}
+    position = result.assign(rank_a=result["ruleset_a"].map(rank), rank_b=result["ruleset_b"].map(rank))
+    position = position.sort_values(["game_id", "rank_a", "rank_b"], kind="stable")
+    return result.loc[position.index].reset_index(drop=True)
+
+
+def _pair_parts(both: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+    """The attribution rows of one pair of rulesets, from their merged ledgers."""
+    parts = {c: both[f"{c}_a"] - both[f"{c}_b"] for c in _LEDGER}
+    board = parts.pop("board")
+    same_dead = (both["dead_a"] == both["dead_b"]).to_numpy()
+    parts["dead_stones"] = parts.pop("dead_in_seki") + board.where(~same_dead, 0.0)
+    parts["unexplained"] = parts["unexplained"] + board.where(same_dead, 0.0)
+    out = pd.DataFrame({
+        "game_id": both["game_id"], "ruleset_a": a, "ruleset_b": b,
+        "winner_a": both["winner_a"], "winner_b": both["winner_b"],
+        "margin_a": both["margin_a"], "margin_b": both["margin_b"],
+        "difference": both["margin_a"] - both["margin_b"],
+        **{c: parts[c] for c in CAUSES},
+        "tie_break": ((both["margin_a"] == 0) & both["winner_a"].eq("B"))
+                     | ((both["margin_b"] == 0) & both["winner_b"].eq("B")),
+    })
+    out["main_cause"] = main_cause(out)
+    return out
+
+
+def main_cause(attribution: pd.DataFrame) -> pd.Series:
+    """The cause that moved the margin most in the direction of the difference.
+
+    A difference of zero between two different verdicts can only come from a
+    tie-break rule, and is named ``'tie_break'``; two equal verdicts on equal margins
+    have no cause (``None``).
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"difference": [-1.0, 0.0], "komi": [-1.0, 0.0],
+    ...     "moves": [1.0, 0.0], "seki_eyes": [-2.0, 0.0], "winner_a": ["W", "B"],
+    ...     "winner_b": ["B", "draw"]}).reindex(columns=["difference", "winner_a", "winner_b",
+    ...     *CAUSES], fill_value=0.0)
+    >>> main_cause(frame).tolist()
+    ['seki_eyes', 'tie_break']
+    """
+    values = attribution[list(CAUSES)].to_numpy(float)
+    sign = np.sign(attribution["difference"].to_numpy(float))[:, None]
+    aligned = np.where(np.sign(values) == sign, np.abs(values), 0.0)
+    names = np.array(CAUSES, dtype=object)[aligned.argmax(axis=1)]
+    moved = aligned.max(axis=1, initial=0.0) > 0
+    differ = (attribution["winner_a"] != attribution["winner_b"]).to_numpy()
+    out = np.where(moved, names, np.where(differ, "tie_break", None))
+    return pd.Series(out, index=attribution.index, dtype=object)
+
+
+def cause_summary(attribution: pd.DataFrame) -> pd.DataFrame:
+    """Games per pair of rulesets and main cause, with the mean part of that cause.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"game_id": ["g1", "g2"], "ruleset_a": "chinese",
+    ...     "ruleset_b": "japanese", "main_cause": ["komi", "seki_eyes"],
+    ...     "komi": [-1.0, -1.0], "seki_eyes": [0.0, 2.0]})
+    >>> cause_summary(frame)
+      ruleset_a ruleset_b main_cause  games  mean_part
+    0   chinese  japanese       komi      1       -1.0
+    1   chinese  japanese  seki_eyes      1        2.0
+    """
+    require_columns(attribution, ["game_id", "ruleset_a", "ruleset_b", "main_cause"], "attribution")
+    rows = attribution.dropna(subset=["main_cause"])
+    part = pd.Series([rows.at[i, c] if c in rows.columns else np.nan
+                      for i, c in zip(rows.index, rows["main_cause"])], index=rows.index, dtype=float)
+    grouped = rows.assign(part=part).groupby(["ruleset_a", "ruleset_b", "main_cause"], sort=True)
+    return grouped.agg(games=("game_id", "size"), mean_part=("part", "mean")).reset_index()
+
+
+def clearest_examples(attribution: pd.DataFrame, per_cause: int = 2) -> pd.DataFrame:
+    """For each main cause, the games where that cause alone best explains the flip.
+
+    Clarity is the cause's share of all movement other than komi (1.0 when nothing
+    else moved); ties go to the smaller difference, then to the game id. A game is
+    shown once per cause, with its first pair of rulesets.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"game_id": ["g1", "g2", "g2"], "ruleset_a": ["chinese"] * 3,
+    ...     "ruleset_b": ["japanese", "japanese", "korean"], "difference": [1.0, 1.0, 1.0],
+    ...     "main_cause": ["moves"] * 3}).reindex(columns=["game_id", "ruleset_a", "ruleset_b",
+    ...     "difference", "main_cause", *CAUSES], fill_value=0.0)
+    >>> frame.loc[0, ["moves", "seki_eyes"]] = [2.0, -1.0]
+    >>> frame.loc[1:, "moves"] = 1.0
+    >>> clearest_examples(frame)[["cause", "game_id", "ruleset_b", "clarity"]]
+       cause game_id ruleset_b   clarity
+    0  moves      g2  japanese  1.000000
+    1  moves      g1  japanese  0.666667
+    """
+    if not isinstance(per_cause, (int, np.integer)) or per_cause < 1:
+        raise ValueError(f"The 'per_cause' argument must be a positive integer; got {per_cause!r}.")
+    require_columns(attribution, ["game_id", "difference", "main_cause", *CAUSES], "attribution")
+    rows = attribution.dropna(subset=["main_cause"]).copy()
+    moving = rows[[c for c in CAUSES if c != "komi"]].abs().sum(axis=1)
+    own = pd.Series([abs(rows.at[i, c]) if c in CAUSES else 0.0
+                     for i, c in zip(rows.index, rows["main_cause"])], index=rows.index, dtype=float)
+    rows["clarity"] = np.where(moving > 0, own / moving.where(moving > 0, 1.0), 1.0)
+    rows["size"] = rows["difference"].abs()
+    rows = rows.sort_values(["main_cause", "clarity", "size", "game_id"],
+                            ascending=[True, False, True, True], kind="stable")
+    rows = rows.drop_duplicates(["main_cause", "game_id"])
+    picked = rows.groupby("main_cause", sort=True).head(per_cause)
+    return picked.rename(columns={"main_cause": "cause"}).drop(columns="size").reset_index(drop=True)[
+        ["cause", *[c for c in picked.columns if c not in ("main_cause", "size")]]]

@@ -1,0 +1,244 @@
+"""Who wins under each ruleset, and how often rulesets disagree on the same game.
+
+Every count here is of games, from the scores table's rows at each ruleset's
+standard komi; the reasons behind a disagreement are in :mod:`rulelab.analysis.attribution`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from rulelab.analysis.strata import STRATA, game_strata
+from rulelab.analysis.inputs import analysable_games, counted_games, require_columns
+from rulelab.errors import InputError
+
+WINNER_COLUMNS = ("game_id", "ruleset", "komi_source", "scoring", "winner")
+
+
+def ruleset_order(scores: pd.DataFrame) -> list[str]:
+    """Rulesets of a scores table, area-scored ones first, each group by name.
+
+    Examples
+    --------
+    >>> ruleset_order(pd.DataFrame({"ruleset": ["japanese", "nz", "chinese"],
+    ...                             "scoring": ["territory", "area", "area"]}))
+    ['chinese', 'nz', 'japanese']
+    """
+    pairs = scores[["scoring", "ruleset"]].drop_duplicates().astype(str)
+    return pairs.sort_values(["scoring", "ruleset"])["ruleset"].drop_duplicates().tolist()
+
+
+def standard_rows(scores: pd.DataFrame, *, finished_only: bool = True,
+                  counted: pd.Index | None = None) -> pd.DataFrame:
+    """The rows of the run's rulesets that carry a verdict: each at its standard komi
+    (or at the komi the run was asked for, ``komi_source='user'``), not the extra rows
+    of a record's own rules at the record's komi.
+
+    With ``finished_only`` only settled positions are kept: those the life layer calls
+    finished, and those of the games in ``counted`` (games the players counted, so
+    settled by their agreement even with dame left open). A game resigned mid-fight is
+    neither, and its winner under a ruleset says nothing about the rules. A game stored
+    twice is scored twice under one ``game_id``; its first row per ruleset stands for it.
+    """
+    require_columns(scores, WINNER_COLUMNS, "scores")
+    keep = scores["komi_source"].ne("record") & scores["winner"].notna()
+    if finished_only and "finished" in scores.columns:
+        settled = scores["finished"].fillna(False).astype(bool)
+        if counted is not None:
+            settled |= scores["game_id"].isin(counted)
+        keep &= settled
+    return scores.loc[keep].drop_duplicates(["game_id", "ruleset"])
+
+
+def winners(scores: pd.DataFrame, *, finished_only: bool = True) -> pd.DataFrame:
+    """The winner of every scored game under every ruleset at its standard komi.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        The scores table.
+    finished_only : bool
+        Keep only settled positions (see :func:`standard_rows`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``game_id`` (sorted), one column per ruleset in
+        :func:`ruleset_order`, values ``'B'``, ``'W'``, ``'draw'`` or missing.
+
+    Examples
+    --------
+    >>> scores = pd.DataFrame({"game_id": ["g1", "g1", "g2", "g2"],
+    ...     "ruleset": ["chinese", "japanese"] * 2, "komi_source": ["standard"] * 4,
+    ...     "scoring": ["area", "territory"] * 2, "winner": ["W", "B", "B", "B"]})
+    >>> winners(scores)
+    ruleset chinese japanese
+    game_id
+    g1            W        B
+    g2            B        B
+    """
+    rows = standard_rows(scores, finished_only=finished_only)
+    wide = rows.pivot(index="game_id", columns="ruleset", values="winner")
+    wide = wide.reindex(columns=ruleset_order(rows)).sort_index()
+    wide.columns.name = "ruleset"
+    return wide
+
+
+def game_life_method(scores: pd.DataFrame) -> pd.Series:
+    """Per game, the life method most of its rows were scored with (ties: first by name).
+
+    Rows of one game normally share the verdict of the life layer; Tromp–Taylor's
+    rows, which remove nothing, may say ``'none'``.
+    """
+    require_columns(scores, ["game_id", "life_method"], "scores")
+    counts = (scores.assign(life_method=scores["life_method"].astype("string").fillna("unknown"))
+              .groupby(["game_id", "life_method"], sort=True).size().rename("rows").reset_index())
+    counts = counts.sort_values(["game_id", "rows", "life_method"], ascending=[True, False, True])
+    return counts.drop_duplicates("game_id").set_index("game_id")["life_method"]
+
+
+def disagreement_matrix(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
+                        by: str | None = None, finished_only: bool = True) -> pd.DataFrame:
+    """Ruleset × ruleset disagreement counts and rates, optionally split by a stratum.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        The scores table.
+    games : pandas.DataFrame, optional
+        The games table; when given, only analysable games count (see
+        :func:`~rulelab.analysis.inputs.analysable_games`). Required for ``by`` in
+        :data:`~rulelab.analysis.strata.STRATA`.
+    by : str, optional
+        ``'life_method'`` or one of :data:`~rulelab.analysis.strata.STRATA`.
+    finished_only : bool
+        Keep only settled positions (see :func:`standard_rows`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (stratum,) ordered pair of rulesets, the diagonal included:
+        ``ruleset_a``, ``ruleset_b``, ``games`` (scored under both),
+        ``disagreements`` (different winners) and ``rate``.
+
+    Examples
+    --------
+    Four games by hand: Chinese and Japanese differ on g1 only, Ing and Japanese on
+    g1 and g3, Chinese and Ing on g3 only.
+
+    >>> scores = pd.DataFrame({"game_id": [g for g in ["g1", "g2", "g3", "g4"] for _ in range(3)],
+    ...     "ruleset": ["chinese", "ing", "japanese"] * 4, "komi_source": "standard",
+    ...     "scoring": ["area", "area", "territory"] * 4,
+    ...     "winner": ["W", "W", "B",  "B", "B", "B",  "W", "B", "W",  "W", "W", "W"]})
+    >>> m = disagreement_matrix(scores)
+    >>> m[m.ruleset_a < m.ruleset_b]
+      ruleset_a ruleset_b  games  disagreements  rate
+    1   chinese       ing      4              1  0.25
+    2   chinese  japanese      4              1  0.25
+    5       ing  japanese      4              2  0.50
+    """
+    rows = compared_rows(scores, games, finished_only=finished_only)
+    wide = winners(rows, finished_only=False)
+    blocks = [((), np.arange(len(wide)))] if by is None else _group_positions(
+        _strata_of(wide.index, rows, games, by))
+    codes = wide.apply(lambda col: col.map({"B": 1, "W": 2, "draw": 3})).fillna(0).to_numpy(int)
+    names = list(wide.columns)
+    records = []
+    for label, positions in blocks:
+        block = codes[positions]
+        for i, a in enumerate(names):
+            for j, b in enumerate(names):
+                both = (block[:, i] > 0) & (block[:, j] > 0)
+                n = int(both.sum())
+                differ = int((both & (block[:, i] != block[:, j])).sum())
+                records.append(label + (a, b, n, differ, differ / n if n else np.nan))
+    columns = ([by] if by else []) + ["ruleset_a", "ruleset_b", "games", "disagreements", "rate"]
+    return pd.DataFrame.from_records(records, columns=columns)
+
+
+def any_disagreement(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
+                     by: str | None = None, finished_only: bool = True) -> pd.DataFrame:
+    """Games on which the rulesets do not all name the same winner, per stratum.
+
+    Parameters are those of :func:`disagreement_matrix`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        (``by``,) ``games`` (scored under two rulesets or more), ``disagreeing`` and ``rate``.
+
+    Examples
+    --------
+    >>> scores = pd.DataFrame({"game_id": ["g1", "g1", "g2", "g2", "g3"],
+    ...     "ruleset": ["chinese", "japanese", "chinese", "japanese", "chinese"],
+    ...     "komi_source": "standard", "scoring": ["area", "territory"] * 2 + ["area"],
+    ...     "winner": ["W", "B", "B", "B", "W"], "life_method": ["markup"] * 4 + ["estimate"]})
+    >>> any_disagreement(scores, by="life_method")
+      life_method  games  disagreeing  rate
+    0      markup      2            1   0.5
+    """
+    rows = compared_rows(scores, games, finished_only=finished_only)
+    wide = winners(rows, finished_only=False)
+    wide = wide[wide.notna().sum(axis=1) >= 2]
+    disagreeing = wide.nunique(axis=1).gt(1)
+    if by is None:
+        table = pd.DataFrame({"games": [len(wide)], "disagreeing": [int(disagreeing.sum())]})
+    else:
+        frame = pd.DataFrame({by: _strata_of(wide.index, rows, games, by).array,
+                              "disagreeing": disagreeing.to_numpy()})
+        table = frame.groupby(by, sort=True, observed=True)["disagreeing"].agg(
+            games="size", disagreeing="sum").reset_index()
+        table["disagreeing"] = table["disagreeing"].astype(int)
+    table["rate"] = table["disagreeing"] / table["games"]
+    return table
+
+
+def matrix_wide(matrix: pd.DataFrame, value: str = "rate") -> pd.DataFrame:
+    """Pivot a (single-stratum) :func:`disagreement_matrix` into a square table.
+
+    Examples
+    --------
+    >>> long = pd.DataFrame({"ruleset_a": ["a", "a", "b", "b"], "ruleset_b": ["a", "b", "a", "b"],
+    ...                      "games": 4, "disagreements": [0, 1, 1, 0], "rate": [0, .25, .25, 0]})
+    >>> matrix_wide(long, "disagreements")
+    ruleset_b  a  b
+    ruleset_a
+    a          0  1
+    b          1  0
+    """
+    order = list(dict.fromkeys(matrix["ruleset_a"]))
+    square = matrix.pivot(index="ruleset_a", columns="ruleset_b", values=value)
+    return square.reindex(index=order, columns=order)
+
+
+def compared_rows(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
+                  finished_only: bool = True) -> pd.DataFrame:
+    """The rows that divergence and attribution compare: :func:`standard_rows`,
+    restricted to analysable games when the games table is given (whose counted games
+    then count as settled)."""
+    if games is None:
+        return standard_rows(scores, finished_only=finished_only)
+    played = analysable_games(games)
+    counted = counted_games(played) if "result_kind" in played.columns else None
+    rows = standard_rows(scores, finished_only=finished_only, counted=counted)
+    return rows[rows["game_id"].isin(played["game_id"])]
+
+
+def _strata_of(game_ids: pd.Index, rows: pd.DataFrame, games: pd.DataFrame | None,
+               by: str) -> pd.Series:
+    """The stratum label of each game in ``game_ids``."""
+    if by == "life_method":
+        return game_life_method(rows).reindex(game_ids)
+    if by not in STRATA:
+        raise InputError(f"The 'by' argument must be 'life_method' or one of {', '.join(STRATA)}; got {by!r}.")
+    if games is None:
+        raise InputError(f"Splitting by {by!r} needs the games table.")
+    return game_strata(analysable_games(games)).set_index("game_id")[by].reindex(game_ids)
+
+
+def _group_positions(groups: pd.Series):
+    """(label tuple, row positions) per stratum, in sorted order."""
+    codes, uniques = pd.factorize(groups, sort=True)
+    for k, label in enumerate(uniques):
+        yield (label,), np.flatnonzero(codes == k)

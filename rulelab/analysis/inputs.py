@@ -1,0 +1,143 @@
+"""The run folder as the analyses see it: loading, column checks, game selection.
+
+The analyses read only the tables the pipeline writes (``games``, ``scores``,
+``manifest.json``); this module is their single door to those files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from rulelab.errors import InputError
+from rulelab.ingest import MANIFEST_FILE
+from rulelab.sql import RUN_TABLES
+from rulelab.tables import read_provenance
+
+
+def require_columns(frame: pd.DataFrame, columns: Iterable[str], table: str) -> None:
+    """Raise :class:`InputError` naming the columns ``frame`` lacks.
+
+    Examples
+    --------
+    >>> require_columns(pd.DataFrame({"game_id": []}), ["game_id", "winner"], "scores")
+    Traceback (most recent call last):
+    ...
+    rulelab.errors.InputError: The scores table must have the column(s) winner; it lacks them.
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise InputError(f"The {table} table must be a pandas DataFrame; got {type(frame).__name__}.")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise InputError(
+            f"The {table} table must have the column(s) {', '.join(missing)}; it lacks them."
+        )
+
+
+def analysable_games(games: pd.DataFrame) -> pd.DataFrame:
+    """The games an analysis may count, once each: replayed without error, first copies.
+
+    The same game stored twice (the same ``game_id``, e.g. one record in two formats)
+    would be counted twice, so the copies whose ``duplicate_of`` names another record
+    are left out, and of rows sharing a ``game_id`` only the first is kept.
+
+    Examples
+    --------
+    >>> games = pd.DataFrame({"game_id": ["a", "a", "c"], "status": ["ok", "ok", "parse_error"],
+    ...                       "duplicate_of": [None, "a.sgf#0", None]})
+    >>> analysable_games(games).game_id.tolist()
+    ['a']
+    """
+    require_columns(games, ["game_id", "status"], "games")
+    keep = games["status"].eq("ok")
+    if "duplicate_of" in games.columns:
+        keep &= games["duplicate_of"].isna()
+    return games.loc[keep].drop_duplicates("game_id")
+
+
+COUNTED_KINDS = ("counted", "draw")
+"""Result kinds of games the players counted to the end."""
+
+
+def counted_games(games: pd.DataFrame) -> pd.Index:
+    """The ids of games whose record ends with a count (a margin or a draw).
+
+    Examples
+    --------
+    >>> counted_games(pd.DataFrame({"game_id": ["a", "b"], "result_kind": ["counted", "resign"]}))
+    Index(['a'], dtype='str', name='game_id')
+    """
+    require_columns(games, ["game_id", "result_kind"], "games")
+    return pd.Index(games.loc[games["result_kind"].isin(COUNTED_KINDS), "game_id"], name="game_id")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run folder, loaded: the two tables plus everything that says where they came from."""
+
+    name: str
+    """The folder's name (never its absolute path, so reports do not depend on where it lies)."""
+    games: pd.DataFrame
+    scores: pd.DataFrame
+    manifest: dict
+    """The parsed ``manifest.json`` ({} when the folder has none)."""
+    table_metadata: dict
+    """Per table file: its provenance (:func:`rulelab.tables.read_provenance`)."""
+    table_hashes: dict
+    """Per file read (tables and manifest): its SHA-256, so a report names its exact inputs."""
+
+
+def read_run(run_dir: str | Path) -> Run:
+    """Load a run folder's tables, manifest and provenance.
+
+    Parameters
+    ----------
+    run_dir : str or Path
+        A folder holding ``games.parquet``, ``scores.parquet`` and (optionally)
+        ``manifest.json``.
+
+    Returns
+    -------
+    Run
+
+    Raises
+    ------
+    InputError
+        If the folder or a table is missing, or the manifest is not JSON.
+    """
+    folder = Path(run_dir)
+    if not folder.is_dir():
+        raise InputError(f"The run folder must be an existing directory; got {str(run_dir)!r}.")
+    frames, metadata, hashes = {}, {}, {}
+    for name, file in RUN_TABLES.items():
+        path = folder / file
+        if not path.is_file():
+            raise InputError(f"The run folder {str(run_dir)!r} lacks {file}.")
+        frames[name] = pd.read_parquet(path)
+        try:
+            metadata[file] = read_provenance(path)
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise InputError(f"{path} carries provenance that is not JSON: {error}") from error
+        hashes[file] = _sha256(path)
+    manifest_path = folder / MANIFEST_FILE
+    manifest = {}
+    if manifest_path.is_file():
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise InputError(f"{manifest_path} is not JSON: {error}") from error
+        hashes[manifest_path.name] = _sha256(manifest_path)
+    return Run(folder.resolve().name, frames["games"], frames["scores"], manifest, metadata, hashes)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

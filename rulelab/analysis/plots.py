@@ -1,0 +1,163 @@
+"""Figures of the analyses, readable without the surrounding text.
+
+Figures are built on :class:`matplotlib.figure.Figure` directly (no pyplot, no
+global backend switch) and saved by :func:`save_figure` with fixed metadata, so the
+same data always give the same PNG bytes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from rulelab.analysis.inputs import require_columns
+
+STYLE = {"svg.hashsalt": "rulelab", "font.size": 9, "axes.titlesize": 10,
+         "figure.dpi": 100, "savefig.dpi": 100, "path.simplify": False}
+"""Matplotlib settings every figure is drawn and saved with."""
+
+PARITY_COLOURS = {"odd": "#1f77b4", "even": "#ff7f0e", "fractional": "#7f7f7f"}
+VARIANT_MARKERS = {"counted+censored": ("o", "#1f77b4"), "counted only": ("s", "#d62728")}
+
+
+def new_figure(width: float, height: float) -> Figure:
+    """A figure with the project's style and a constrained layout."""
+    with matplotlib.rc_context(STYLE):
+        return Figure(figsize=(width, height), layout="constrained")
+
+
+def save_figure(figure: Figure, path: str | Path) -> Path:
+    """Save a PNG whose bytes depend only on the figure (no software tag, no date)."""
+    path = Path(path)
+    with matplotlib.rc_context(STYLE):
+        figure.savefig(path, format="png", metadata={"Software": None})
+    return path
+
+
+def plot_disagreement(matrix: pd.DataFrame, *, title: str) -> Figure:
+    """Heatmap of a single-stratum :func:`~rulelab.analysis.divergence.disagreement_matrix`:
+    the share of games on which two rulesets name different winners, with counts."""
+    require_columns(matrix, ["ruleset_a", "ruleset_b", "games", "disagreements", "rate"], "matrix")
+    order = list(dict.fromkeys(matrix["ruleset_a"]))
+    rate = matrix.pivot(index="ruleset_a", columns="ruleset_b", values="rate").reindex(
+        index=order, columns=order).to_numpy(float) * 100
+    count = matrix.pivot(index="ruleset_a", columns="ruleset_b", values="disagreements").reindex(
+        index=order, columns=order).to_numpy(float)
+    size = max(4.0, 0.7 * len(order) + 2.5)
+    figure = new_figure(size + 1.2, size)
+    ax = figure.add_subplot()
+    image = ax.imshow(np.nan_to_num(rate), cmap="Reds", vmin=0, vmax=max(1.0, np.nanmax(rate, initial=0)))
+    for (i, j), value in np.ndenumerate(rate):
+        if not np.isnan(value) and i != j:
+            ax.text(j, i, f"{value:.1f}%\n{int(count[i, j])}", ha="center", va="center", fontsize=7,
+                    color="white" if value > 0.6 * np.nanmax(rate) else "black")
+    ax.set_xticks(range(len(order)), order, rotation=45, ha="right")
+    ax.set_yticks(range(len(order)), order)
+    ax.set_xlabel("ruleset")
+    ax.set_ylabel("ruleset")
+    ax.set_title(title)
+    figure.colorbar(image, ax=ax, label="games with different winners (% of games scored under both)")
+    return figure
+
+
+def plot_margin_distribution(distribution: pd.DataFrame, *, title: str,
+                             komi: dict[str, float] | None = None) -> Figure:
+    """Bars of counted games per margin before komi, one panel per ruleset, coloured
+    by parity; a dashed line at each ruleset's komi when ``komi`` is given."""
+    require_columns(distribution, ["ruleset", "scoring", "margin_before_komi", "games", "parity"],
+                    "distribution")
+    panels = list(dict.fromkeys(distribution.sort_values(["scoring", "ruleset"])["ruleset"]))
+    figure = new_figure(8.0, 1.9 * max(1, len(panels)) + 0.6)
+    axes = figure.subplots(max(1, len(panels)), 1, sharex=True, squeeze=False)[:, 0]
+    for ax, name in zip(axes, panels):
+        rows = distribution[distribution["ruleset"] == name]
+        for parity, colour in PARITY_COLOURS.items():
+            part = rows[rows["parity"] == parity]
+            if not part.empty:
+                ax.bar(part["margin_before_komi"], part["games"], width=0.9, color=colour,
+                       label=f"{parity} margins (n={int(part['games'].sum()):,} games)")
+        if komi and name in komi:
+            ax.axvline(komi[name], color="black", linestyle="--", linewidth=1,
+                       label=f"standard komi {komi[name]:g}")
+        ax.set_ylabel("games")
+        ax.set_title(f"{name} ({rows['scoring'].iloc[0]} scoring)", loc="left")
+        ax.legend(loc="upper right", fontsize=7)
+    axes[-1].set_xlabel("margin before komi (points, Black − White)")
+    figure.suptitle(title)
+    return figure
+
+
+def plot_komi_curves(curve: pd.DataFrame, fits: pd.DataFrame | None = None, *, title: str) -> Figure:
+    """Black's win rate against komi per ruleset: Wilson intervals as error bars, the
+    bootstrap interval as a band, and the fitted logistic curve with its fair komi."""
+    require_columns(curve, ["ruleset", "komi", "games", "rate", "wilson_low", "wilson_high",
+                            "boot_low", "boot_high"], "curve")
+    figure = new_figure(8.0, 6.0)
+    ax = figure.add_subplot()
+    colours = matplotlib.colormaps["tab10"]
+    for k, (name, rows) in enumerate(curve.groupby("ruleset", sort=True)):
+        colour = colours(k % 10)
+        x = rows["komi"].to_numpy(float)
+        rate = rows["rate"].to_numpy(float) * 100
+        error = np.vstack([rate - rows["wilson_low"].to_numpy(float) * 100,
+                           rows["wilson_high"].to_numpy(float) * 100 - rate])
+        label = f"{name} (n={int(rows['games'].iloc[0]):,} counted games)"
+        fit = _fit_row(fits, name)
+        if fit is not None:
+            label += (f"; fair komi {fit['fair_komi']:.1f} "
+                      f"[{fit['ci_low']:.1f}, {fit['ci_high']:.1f}] with {int(fit['censored']):,} "
+                      "resigned/timed-out games")
+            grid = np.linspace(x.min(), x.max(), 200)
+            ax.plot(grid, 100 / (1 + np.exp((grid - fit["fair_komi"]) / fit["scale"])),
+                    color=colour, linewidth=1)
+            ax.plot([fit["fair_komi"]], [50], marker="D", color=colour, markersize=5)
+        ax.errorbar(x, rate, yerr=error, fmt="o", markersize=3, capsize=2, color=colour,
+                    linestyle="none", label=label)
+        if rows["boot_low"].notna().any():
+            ax.fill_between(x, rows["boot_low"] * 100, rows["boot_high"] * 100, color=colour,
+                            alpha=0.15, linewidth=0)
+    ax.axhline(50, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_xlabel("komi (points)")
+    ax.set_ylabel("Black's win rate (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(title)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=1, frameon=False,
+              title="dots: counted games (bars: Wilson 95%, band: bootstrap 95%); "
+                    "line: logistic fit to all games, ◆ its 50% crossing", title_fontsize=7)
+    return figure
+
+
+def plot_fair_komi(table: pd.DataFrame, by: str, *, title: str) -> Figure:
+    """Fair komi per stratum with its Wald interval, with and without the censored games."""
+    require_columns(table, [by, "variant", "games", "fair_komi", "ci_low", "ci_high"], "fair komi")
+    labels = list(dict.fromkeys(table[by].astype(str)))
+    figure = new_figure(7.0, 1.2 + 0.45 * max(1, len(labels)))
+    ax = figure.add_subplot()
+    for offset, (variant, (marker, colour)) in zip((-0.15, 0.15), VARIANT_MARKERS.items()):
+        rows = table[table["variant"] == variant]
+        y = np.array([labels.index(str(v)) for v in rows[by]], dtype=float) + offset
+        centre = rows["fair_komi"].to_numpy(float)
+        error = np.vstack([centre - rows["ci_low"].to_numpy(float),
+                           rows["ci_high"].to_numpy(float) - centre])
+        ax.errorbar(centre, y, xerr=error, fmt=marker, color=colour, capsize=2, markersize=4,
+                    label=f"{variant} ({int(rows['games'].sum()):,} games)")
+    full = table[table["variant"] == "counted+censored"]
+    counts = full.set_index(full[by].astype(str))["games"]
+    ax.set_yticks(range(len(labels)), [f"{v} (n={int(counts.get(v, 0)):,})" for v in labels])
+    ax.invert_yaxis()
+    ax.set_xlabel("fair komi (points; 95% Wald interval)")
+    ax.set_ylabel(by.replace("_", " "))
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    return figure
+
+
+def _fit_row(fits: pd.DataFrame | None, ruleset: str) -> pd.Series | None:
+    if fits is None or fits.empty:
+        return None
+    rows = fits[(fits["ruleset"] == ruleset) & (fits["variant"] == "counted+censored") & fits["converged"]]
+    return None if rows.empty else rows.iloc[0]

@@ -1,0 +1,247 @@
+"""The reproducible report: sections of text, figures (PNG) and tables (CSV), written
+as ``index.html`` and ``report.md``.
+
+Same inputs, same bytes: every table is sorted, every random draw seeded, every
+figure saved without a date or software tag, and nothing depends on where the
+folders lie (only the run folder's *name* is printed).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rulelab.errors import InputError
+
+
+@dataclass(frozen=True)
+class Text:
+    """A paragraph of plain text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Code:
+    """Preformatted text (JSON, settings)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class TableBlock:
+    """A table written in full to ``file`` (CSV) and shown in part."""
+
+    file: str
+    frame: pd.DataFrame
+    caption: str
+    preview_rows: int = 20
+
+
+@dataclass(frozen=True)
+class FigureBlock:
+    """A PNG figure, with the caption doubling as its alternative text."""
+
+    file: str
+    caption: str
+
+
+Block = Text | Code | TableBlock | FigureBlock
+
+
+@dataclass
+class Section:
+    """One part of the report."""
+
+    key: str
+    """File-name stem of the part (``divergence`` → ``divergence.md``)."""
+    title: str
+    blocks: list[Block] = field(default_factory=list)
+
+
+class Workspace:
+    """The output folder of a report: sections put their tables and figures here."""
+
+    def __init__(self, out_dir: str | Path):
+        self.path = Path(out_dir)
+        self.path.mkdir(parents=True, exist_ok=True)
+
+    def table(self, name: str, frame: pd.DataFrame, caption: str, preview_rows: int = 20) -> TableBlock:
+        """Write ``frame`` to ``name.csv`` and return the block that shows it."""
+        file = f"{name}.csv"
+        frame.to_csv(self.path / file, index=False, lineterminator="\n")
+        return TableBlock(file, frame, caption, preview_rows)
+
+    def figure(self, name: str, figure, caption: str) -> FigureBlock:
+        """Save ``figure`` to ``name.png`` and return the block that shows it."""
+        from rulelab.analysis.plots import save_figure
+
+        file = f"{name}.png"
+        save_figure(figure, self.path / file)
+        return FigureBlock(file, caption)
+
+
+def format_value(value) -> str:
+    """A cell as shown in the report (the CSV files keep full precision)."""
+    if value is None or (isinstance(value, float) and np.isnan(value)) or value is pd.NA:
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, (float, np.floating)):
+        return f"{value:.4g}" if abs(value) < 1e6 else f"{value:.6g}"
+    return str(value)
+
+
+def markdown_table(frame: pd.DataFrame, max_rows: int = 20) -> str:
+    """A pipe table of the first ``max_rows`` rows.
+
+    Examples
+    --------
+    >>> print(markdown_table(pd.DataFrame({"ruleset": ["chinese"], "rate": [0.125]})))
+    | ruleset | rate |
+    | --- | --- |
+    | chinese | 0.125 |
+    """
+    def cell(value) -> str:
+        return format_value(value).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(cell(c) for c in frame.columns) + " |",
+             "| " + " | ".join("---" for _ in frame.columns) + " |"]
+    for row in frame.head(max_rows).itertuples(index=False):
+        lines.append("| " + " | ".join(cell(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+def _rows_note(block: TableBlock) -> str:
+    shown = min(len(block.frame), block.preview_rows)
+    return f"{shown} of {len(block.frame):,} rows shown; all in {block.file}."
+
+
+def render_markdown(sections: list[Section], title: str) -> str:
+    """The whole report as Markdown."""
+    out = [f"# {title}", ""]
+    for section in sections:
+        out += [f"## {section.title}", ""]
+        for block in section.blocks:
+            if isinstance(block, Text):
+                out += [block.text, ""]
+            elif isinstance(block, Code):
+                out += ["```", block.text, "```", ""]
+            elif isinstance(block, FigureBlock):
+                out += [f"![{block.caption}]({block.file})", "", f"*{block.caption}*", ""]
+            else:
+                out += [f"**{block.caption}** ({_rows_note(block)})", "",
+                        markdown_table(block.frame, block.preview_rows), ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+_CSS = ("body{font-family:sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;line-height:1.45}"
+        "table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0 1.5rem}"
+        "td,th{border:1px solid #ccc;padding:.2rem .45rem;text-align:right}"
+        "th{background:#f0f0f0}img{max-width:100%}figure{margin:1rem 0 2rem}"
+        "pre{background:#f6f6f6;padding:.75rem;overflow-x:auto;font-size:.8rem}")
+
+
+def render_html(sections: list[Section], title: str) -> str:
+    """The whole report as one HTML page (figures and CSV files linked beside it)."""
+    esc = html.escape
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           f"<title>{esc(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
+           f"<h1>{esc(title)}</h1>", "<nav><ul>"]
+    out += [f'<li><a href="#{s.key}">{esc(s.title)}</a></li>' for s in sections]
+    out.append("</ul></nav>")
+    for section in sections:
+        out.append(f'<section id="{section.key}"><h2>{esc(section.title)}</h2>')
+        for block in section.blocks:
+            if isinstance(block, Text):
+                out.append(f"<p>{esc(block.text)}</p>")
+            elif isinstance(block, Code):
+                out.append(f"<pre>{esc(block.text)}</pre>")
+            elif isinstance(block, FigureBlock):
+                out.append(f'<figure><img src="{esc(block.file)}" alt="{esc(block.caption)}">'
+                           f"<figcaption>{esc(block.caption)}</figcaption></figure>")
+            else:
+                head = "".join(f"<th>{esc(str(c))}</th>" for c in block.frame.columns)
+                body = "".join("<tr>" + "".join(f"<td>{esc(format_value(v))}</td>" for v in row) + "</tr>"
+                               for row in block.frame.head(block.preview_rows).itertuples(index=False))
+                out.append(f"<table><caption>{esc(block.caption)} ({esc(_rows_note(block))} "
+                           f'<a href="{esc(block.file)}">CSV</a>)</caption>'
+                           f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        out.append("</section>")
+    out += ["</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+def json_text(value) -> str:
+    """Stable JSON for the report (sorted keys, no trailing spaces)."""
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
+    """Build the full report of a run folder.
+
+    Parameters
+    ----------
+    run_dir : str or Path
+        The run folder (``games.parquet``, ``scores.parquet``, ``manifest.json``).
+    out_dir : str or Path
+        Where ``index.html``, ``report.md`` and the PNG/CSV files go (created; files
+        of the same names are replaced). Must lie outside the run folder.
+    **settings
+        Fields of :class:`~rulelab.analysis.sections.Settings` (``seed``, ``n_boot``,
+        ``n_boot_fit``, ``examples_per_cause``, ``komi_grid``).
+
+    Returns
+    -------
+    Path
+        The path of ``index.html``.
+
+    Raises
+    ------
+    InputError
+        If the run folder is incomplete, or ``out_dir`` lies inside it.
+    """
+    from rulelab.analysis.sections import SECTIONS, Analysis, Settings
+
+    analysis = Analysis.load(run_dir, Settings(**settings))
+    workspace = _workspace(run_dir, out_dir)
+    sections = [build(analysis, workspace) for build in SECTIONS.values()]
+    title = f"rulelab report: {analysis.run.name}"
+    (workspace.path / "report.md").write_text(render_markdown(sections, title), encoding="utf-8")
+    index = workspace.path / "index.html"
+    index.write_text(render_html(sections, title), encoding="utf-8")
+    return index
+
+
+def write_section(key: str, run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
+    """Build one part of the report (its files plus ``<key>.md``) — what each script
+    under ``analyses/`` calls.
+
+    Raises
+    ------
+    InputError
+        If ``key`` names no section, or as :func:`build_report`.
+    """
+    from rulelab.analysis.sections import SECTIONS, Analysis, Settings
+
+    if key not in SECTIONS:
+        raise InputError(f"The report part must be one of {', '.join(SECTIONS)}; got {key!r}.")
+    analysis = Analysis.load(run_dir, Settings(**settings))
+    workspace = _workspace(run_dir, out_dir)
+    section = SECTIONS[key](analysis, workspace)
+    path = workspace.path / f"{key}.md"
+    path.write_text(render_markdown([section], section.title), encoding="utf-8")
+    return path
+
+
+def _workspace(run_dir: str | Path, out_dir: str | Path) -> Workspace:
+    run, out = Path(run_dir).resolve(), Path(out_dir).resolve()
+    if out == run or run in out.parents:
+        raise InputError(f"The report folder must lie outside the run folder {str(run_dir)!r}: "
+                         "outputs never go inside an input folder.")
+    return Workspace(out_dir)

@@ -1,0 +1,130 @@
+"""The variables that analyses split games by: era, board size, handicap, rank band, ...
+
+Every stratum is a readable label with ``"unknown"`` for missing values, so groupby
+never silently drops games and tables read without a legend.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from rulelab.analysis.inputs import require_columns
+
+UNKNOWN = "unknown"
+
+ERAS = ((None, 1954, "≤1954"), (1955, 1974, "1955–1974"), (1975, 2001, "1975–2001"),
+        (2002, 2015, "2002–2015"), (2016, None, "≥2016"))
+"""Year ranges that follow the history of komi: little or 4.5 komi before 1955, 4.5/5.5
+until 1974, 5.5 in Japan from 1975, 6.5 (Japan, Korea) and 7.5 (China) from 2002, and
+play shaped by strong programs from 2016."""
+
+RANK_BANDS = ("kyu", "dan 1–4", "dan 5–9", "pro")
+"""Rank bands from weakest to strongest; a game falls in the band of its weaker player."""
+
+STRATA = ("source", "board", "handicap", "era", "komi_in_force", "rank_band")
+"""The per-game strata that :func:`game_strata` derives from the games table."""
+
+_RANK = re.compile(r"(\d+)\s*(d|dan|k|kyu|p|pro)\b", re.IGNORECASE)
+
+
+def era_of(years: pd.Series) -> pd.Series:
+    """Label each year with its era in :data:`ERAS` (ordered categorical).
+
+    Examples
+    --------
+    >>> era_of(pd.Series([1941, 1975, 2002, None])).tolist()
+    ['≤1954', '1975–2001', '2002–2015', 'unknown']
+    """
+    labels = [label for _, _, label in ERAS] + [UNKNOWN]
+    years = pd.to_numeric(years, errors="coerce")
+    out = np.full(len(years), UNKNOWN, dtype=object)
+    for first, last, label in ERAS:
+        inside = years.ge(first if first is not None else -np.inf)
+        inside &= years.le(last if last is not None else np.inf)
+        out[inside.to_numpy()] = label
+    return pd.Series(pd.Categorical(out, categories=labels, ordered=True), index=years.index)
+
+
+def rank_band(black_rank: pd.Series, white_rank: pd.Series) -> pd.Series:
+    """The band of the weaker player of each game (ordered categorical).
+
+    Ranks are read leniently (``9d``, ``7 dan``, ``3k``, ``9p``); a game with an
+    unreadable rank on either side is ``unknown``.
+
+    Examples
+    --------
+    >>> rank_band(pd.Series(["9p", "7 dan", "2k", None]), pd.Series(["9p", "3d", "5d", "9d"])).tolist()
+    ['pro', 'dan 1–4', 'kyu', 'unknown']
+    """
+    black, white = _band_index(black_rank), _band_index(white_rank)
+    weaker = np.minimum(black, white)
+    labels = np.array(RANK_BANDS + (UNKNOWN,), dtype=object)
+    out = labels[np.where((black < 0) | (white < 0), len(RANK_BANDS), weaker)]
+    categories = list(RANK_BANDS) + [UNKNOWN]
+    return pd.Series(pd.Categorical(out, categories=categories, ordered=True), index=black_rank.index)
+
+
+def _band_index(ranks: pd.Series) -> np.ndarray:
+    """Index into RANK_BANDS per rank, -1 when unreadable."""
+    found = ranks.astype("string").str.extract(_RANK)
+    number = pd.to_numeric(found[0], errors="coerce").to_numpy(dtype=float)
+    kind = found[1].str.lower().str[0].fillna("").to_numpy(dtype=object)
+    index = np.full(len(ranks), -1)
+    index[kind == "k"] = 0
+    index[(kind == "d") & (number <= 4)] = 1
+    index[(kind == "d") & (number >= 5)] = 2
+    index[kind == "p"] = 3
+    return index
+
+
+def game_strata(games: pd.DataFrame) -> pd.DataFrame:
+    """One row per game with the labels of every stratum in :data:`STRATA`.
+
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        The games table (``game_id``, ``source``, ``board_rows``, ``board_cols``,
+        ``handicap``, ``year``, ``komi``, ``black_rank``, ``white_rank``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``game_id``, ``year`` and the stratum columns.
+
+    Examples
+    --------
+    >>> games = pd.DataFrame({"game_id": ["g1"], "source": [None], "board_rows": [19],
+    ...     "board_cols": [19], "handicap": [0], "year": [1985], "komi": [5.5],
+    ...     "black_rank": ["9p"], "white_rank": ["9p"]})
+    >>> game_strata(games).iloc[0].to_dict()  # doctest: +NORMALIZE_WHITESPACE
+    {'game_id': 'g1', 'year': 1985.0, 'source': 'unknown', 'board': '19x19', 'handicap': 0,
+     'era': '1975–2001', 'komi_in_force': '5.5', 'rank_band': 'pro'}
+    """
+    require_columns(games, ["game_id", "source", "board_rows", "board_cols", "handicap",
+                            "year", "komi", "black_rank", "white_rank"], "games")
+    rows = pd.to_numeric(games["board_rows"], errors="coerce")
+    cols = pd.to_numeric(games["board_cols"], errors="coerce")
+    komi = pd.to_numeric(games["komi"], errors="coerce")
+    return pd.DataFrame({
+        "game_id": games["game_id"].to_numpy(),
+        "year": pd.to_numeric(games["year"], errors="coerce").astype(float).to_numpy(),
+        "source": games["source"].astype("string").fillna(UNKNOWN).to_numpy(dtype=object),
+        "board": _numeric_labels(pd.DataFrame({"rows": rows, "cols": cols}), "{rows:g}x{cols:g}"),
+        "handicap": pd.to_numeric(games["handicap"], errors="coerce").fillna(0).astype(int).to_numpy(),
+        "era": era_of(games["year"]).array,
+        "komi_in_force": _numeric_labels(pd.DataFrame({"komi": komi}), "{komi:g}"),
+        "rank_band": rank_band(games["black_rank"], games["white_rank"]).array,
+    })
+
+
+def _numeric_labels(values: pd.DataFrame, pattern: str) -> pd.Categorical:
+    """Labels from numeric columns, ordered by the numbers (9x9 before 19x19), then unknown."""
+    known = values.notna().all(axis=1)
+    labels = np.full(len(values), UNKNOWN, dtype=object)
+    labels[known.to_numpy()] = [pattern.format(**row) for row in values[known].to_dict("records")]
+    order = values[known].drop_duplicates().sort_values(list(values.columns))
+    categories = [pattern.format(**row) for row in order.to_dict("records")] + [UNKNOWN]
+    return pd.Categorical(labels, categories=categories, ordered=True)

@@ -1,0 +1,103 @@
+"""SQL over a run folder: DuckDB views on the Parquet tables the pipeline writes.
+
+The views read the files in place, so a query over millions of rows never loads
+them into pandas first; only the answer comes back as a DataFrame.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from rulelab.errors import InputError
+from rulelab.ingest import GAMES_FILE
+from rulelab.score_run import SCORES_FILE
+
+RUN_TABLES = {"games": GAMES_FILE, "scores": SCORES_FILE}
+"""The tables of a run folder: view name → file name."""
+
+
+def connect(run_dir: str | Path) -> duckdb.DuckDBPyConnection:
+    """Open an in-memory DuckDB connection with views ``games`` and ``scores``.
+
+    Parameters
+    ----------
+    run_dir : str or Path
+        A run folder holding ``games.parquet`` and ``scores.parquet``.
+
+    Returns
+    -------
+    duckdb.DuckDBPyConnection
+        Close it when done (it is also a context manager).
+
+    Raises
+    ------
+    InputError
+        If the folder or one of its tables is missing.
+
+    Examples
+    --------
+    >>> import pandas as pd, tempfile
+    >>> run = tempfile.mkdtemp()
+    >>> pd.DataFrame({"game_id": ["g1"], "status": ["ok"]}).to_parquet(f"{run}/games.parquet")
+    >>> pd.DataFrame({"game_id": ["g1"], "ruleset": ["chinese"]}).to_parquet(f"{run}/scores.parquet")
+    >>> with connect(run) as con:
+    ...     con.execute("SELECT count(*) FROM games JOIN scores USING (game_id)").fetchone()
+    (1,)
+    """
+    folder = Path(run_dir)
+    if not folder.is_dir():
+        raise InputError(f"The run folder must be an existing directory; got {str(run_dir)!r}.")
+    paths = {name: folder / file for name, file in RUN_TABLES.items()}
+    missing = [p.name for p in paths.values() if not p.is_file()]
+    if missing:
+        raise InputError(f"The run folder {str(run_dir)!r} lacks {', '.join(missing)}.")
+    con = duckdb.connect(database=":memory:")
+    for name, path in paths.items():
+        literal = str(path.resolve()).replace("'", "''")
+        con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{literal}')")
+    return con
+
+
+def query(run_dir: str | Path, sql: str) -> pd.DataFrame:
+    """Run one SQL statement over a run folder's ``games`` and ``scores`` views.
+
+    Parameters
+    ----------
+    run_dir : str or Path
+        A run folder (see :func:`connect`).
+    sql : str
+        A DuckDB SQL statement.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The statement's result.
+
+    Raises
+    ------
+    InputError
+        If the run folder is incomplete or DuckDB rejects the statement (the message
+        carries DuckDB's own).
+
+    Examples
+    --------
+    >>> import pandas as pd, tempfile
+    >>> run = tempfile.mkdtemp()
+    >>> pd.DataFrame({"game_id": ["g1", "g2"]}).to_parquet(f"{run}/games.parquet")
+    >>> pd.DataFrame({"game_id": ["g1", "g1"], "ruleset": ["chinese", "japanese"],
+    ...               "winner": ["B", "W"]}).to_parquet(f"{run}/scores.parquet")
+    >>> query(run, "SELECT ruleset, winner FROM scores ORDER BY ruleset")
+        ruleset winner
+    0   chinese      B
+    1  japanese      W
+    """
+    if not isinstance(sql, str) or not sql.strip():
+        raise InputError(f"The 'sql' argument must be a non-empty SQL statement; got {sql!r}.")
+    with connect(run_dir) as con:
+        try:
+            return con.execute(sql).df()
+        except duckdb.Error as error:
+            raise InputError(f"DuckDB could not run the query: {error}") from error

@@ -1,0 +1,175 @@
+"""Attribution of margin differences to causes: exact sums, and the right cause per situation."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from analysis_tables import collection, score_row
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulelab.analysis import CAUSES, attribute, cause_summary, clearest_examples, ledger
+
+
+def parts_of(table, game, a, b):
+    row = table[(table.game_id == game) & (table.ruleset_a == a) & (table.ruleset_b == b)]
+    assert len(row) == 1, f"no single row for {game} {a} {b}"
+    return row.iloc[0]
+
+
+def nonzero(row) -> dict:
+    return {c: row[c] for c in CAUSES if row[c] != 0}
+
+
+@pytest.fixture(scope="module")
+def table():
+    games, scores = collection()
+    return attribute(scores, games)
+
+
+def test_parts_add_up_exactly_and_nothing_is_unexplained(table):
+    assert len(table) == 13
+    assert (table[list(CAUSES)].sum(axis=1) == table["difference"]).all()
+    assert (table["unexplained"] == 0).all()
+
+
+@pytest.mark.parametrize("game, a, b, expected, cause", [
+    # board margin 7, White filled the last dame: only komi separates 7.5 from 6.5
+    ("g_last_dame", "chinese", "japanese", {"komi": -1.0}, "komi"),
+    ("g_last_dame", "ing", "japanese", {"komi": -1.5}, "komi"),
+    # two seki eyes count under area scoring only; komi goes the other way
+    ("g_seki", "chinese", "japanese", {"komi": -1.0, "seki_eyes": 2.0}, "seki_eyes"),
+    # Chinese gives White 2 points for 2 handicap stones, Ing (as preset here) none
+    ("g_handicap", "chinese", "ing", {"komi": 0.5, "handicap_bonus": -2.0}, "handicap_bonus"),
+    # area counts the 2 handicap stones and Black's last stone; territory does not
+    ("g_handicap", "ing", "japanese", {"komi": -1.5, "handicap_stones": 2.0, "moves": 1.0},
+     "handicap_stones"),
+    # Tromp–Taylor leaves two dead stones on the board: their region turns neutral
+    ("g_dead", "chinese", "tromp-taylor", {"dead_stones": 8.0}, "dead_stones"),
+])
+def test_each_situation_has_its_cause(table, game, a, b, expected, cause):
+    row = parts_of(table, game, a, b)
+    assert nonzero(row) == expected
+    assert row.main_cause == cause
+
+
+def test_tie_break_is_flagged_when_a_zero_margin_went_to_black(table):
+    row = parts_of(table, "g_seki", "ing", "japanese")
+    assert (row.margin_a, row.winner_a, row.tie_break) == (0.0, "B", True)
+    assert not parts_of(table, "g_seki", "chinese", "japanese").tie_break
+
+
+def test_equal_margins_with_different_verdicts_are_a_tie_break():
+    rows = [score_row("g", "ing", "area", 8.0, tie_break="black", stones=(45, 37)),
+            score_row("g", "nz", "area", 8.0, tie_break="draw", stones=(45, 37))]
+    row = attribute(pd.DataFrame(rows)).iloc[0]
+    assert (row.winner_a, row.winner_b, row.difference, row.main_cause) == ("B", "draw", 0.0, "tie_break")
+
+
+def test_dame_filled_by_policy_is_its_own_cause():
+    # one open dame; the area count fills it with a Black stone, the territory count leaves it
+    filled = score_row("g", "chinese", "area", 7.5, stones=(41, 36), surrounded=(3, 0), prisoners=(6, 2),
+                       dame_policy="alternate")
+    open_ = score_row("g", "japanese", "territory", 6.5, stones=(40, 36), surrounded=(3, 0),
+                      prisoners=(6, 2), dame=1)
+    row = attribute(pd.DataFrame([filled, open_]), only_disagreeing=False).iloc[0]
+    assert nonzero(row) == {"komi": -1.0, "dame_filling": 1.0}
+
+
+def test_protective_moves_and_group_tax():
+    counts = dict(stones=(40, 36), surrounded=(4, 0), prisoners=(6, 2))
+    rows = [score_row("g", "chinese", "area", 7.5, **counts),
+            score_row("g", "stone-scoring", "area", 7.5, tax=(4, 6), **counts),
+            score_row("g", "japanese", "territory", 6.5, owed=(1, 0), **counts)]
+    table = attribute(pd.DataFrame(rows), only_disagreeing=False)
+    assert nonzero(parts_of(table, "g", "chinese", "japanese")) == {"komi": -1.0, "protective_moves": 1.0}
+    assert nonzero(parts_of(table, "g", "chinese", "stone-scoring")) == {"group_tax": -2.0}
+
+
+def test_without_games_handicap_stones_are_counted_with_moves():
+    _, scores = collection()
+    row = parts_of(attribute(scores), "g_handicap", "ing", "japanese")
+    assert nonzero(row) == {"komi": -1.5, "moves": 3.0}
+
+
+def test_a_margin_the_breakdown_cannot_explain_is_kept_apart():
+    rows = [score_row("g", "chinese", "area", 7.5, stones=(40, 36), surrounded=(3, 0), prisoners=(6, 2)),
+            score_row("g", "japanese", "territory", 6.5, stones=(40, 36), surrounded=(3, 0), prisoners=(6, 2))]
+    rows[0].update(margin=rows[0]["margin"] + 2, winner="B")  # a scorer adding 2 points nobody lists
+    entries = ledger(pd.DataFrame(rows))
+    assert entries.unexplained.tolist() == [2.0, 0.0]
+    row = attribute(pd.DataFrame(rows), only_disagreeing=False).iloc[0]
+    assert row.unexplained == 2.0 and row[list(CAUSES)].sum() == row.difference
+
+
+def test_summary_and_clearest_examples(table):
+    summary = cause_summary(table)
+    seki = summary[(summary.ruleset_a == "chinese") & (summary.main_cause == "seki_eyes")].iloc[0]
+    assert (seki.games, seki.mean_part) == (1, 2.0)
+    examples = clearest_examples(table, per_cause=1)
+    assert examples.cause.tolist() == sorted(set(table.main_cause))
+    handicap = examples[examples.cause == "handicap_stones"].iloc[0]
+    assert handicap.clarity == pytest.approx(2 / 3)  # moves moved 1 point alongside
+
+
+def test_empty_or_single_ruleset_tables_give_an_empty_attribution():
+    rows = [score_row("g", "chinese", "area", 7.5, stones=(45, 30))]
+    assert attribute(pd.DataFrame(rows)).empty
+    assert list(attribute(pd.DataFrame(rows)).columns)[-1] == "main_cause"
+
+
+counts = st.tuples(st.integers(0, 180), st.integers(0, 180))
+small = st.tuples(st.integers(0, 6), st.integers(0, 6))
+position = st.fixed_dictionaries({"stones": counts, "surrounded": counts, "prisoners": counts,
+                                  "seki_eyes": small, "owed": small, "dead": small})
+rules = st.fixed_dictionaries({
+    "scoring": st.sampled_from(["area", "territory"]),
+    "komi": st.sampled_from([0.0, 0.5, 5.5, 6.5, 7.0, 7.5, 8.0, -3.5]),
+    "tax": small, "handicap_bonus": st.integers(0, 9), "tie_break": st.sampled_from(["draw", "black"])})
+
+
+@settings(max_examples=60, deadline=None)
+@given(position, rules, rules, st.integers(0, 9))
+def test_parts_always_add_up_exactly(counts, first, second, handicap):
+    """Any two rulesets scoring one position: the parts sum to the margin difference."""
+    rows = pd.DataFrame([score_row("g", name, **rule, **counts)
+                         for name, rule in (("one", first), ("two", second))])
+    games = pd.DataFrame({"game_id": ["g"], "status": ["ok"], "handicap": [handicap]})
+    row = attribute(rows, games, only_disagreeing=False).iloc[0]
+    margins = rows.set_index("ruleset")["margin"]
+    assert row[list(CAUSES)].sum() == row.difference == margins[row.ruleset_a] - margins[row.ruleset_b]
+    assert row.unexplained == 0
+
+
+@pytest.mark.slow
+def test_the_ledger_explains_every_breakdown_of_the_scorer():
+    """Contract check against rulelab.scoring: on random boards with dead stones and seki
+    marks, under every preset and both dame policies, no row leaves anything unexplained.
+    (Slow only on a fresh checkout, where the scorer's kernels are compiled first.)"""
+    scoring = pytest.importorskip("rulelab.scoring")
+    from rulelab.position import Life, Position
+    from rulelab.rules import PRESETS
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for k in range(24):
+        size = (9, 13, 19)[k % 3]
+        board = rng.choice([0, 1, 2], size=(size, size), p=[0.3, 0.35, 0.35]).astype(np.int8)
+        dead = (rng.random(board.shape) < 0.05) & (board > 0)
+        seki = (rng.random(board.shape) < 0.03) & (board > 0) & ~dead
+        captured = rng.integers(0, 10, size=2)
+        position = Position(board=board, captured_black=int(captured[0]), captured_white=int(captured[1]),
+                            placed_black=int((board == 1).sum() + captured[0] + k % 2),
+                            placed_white=int((board == 2).sum() + captured[1]),
+                            passes_black=k % 3 == 0, passes_white=k % 4 == 0, to_move=1 + k % 2,
+                            handicap=(0, 2, 0, 4)[k % 4])
+        for policy in ("none", "alternate"):
+            for b in scoring.score_all(position, Life(dead=dead, seki=seki, method="estimate"),
+                                       list(PRESETS.values()), dame_policy=policy):
+                rows.append({**b.to_record(), "game_id": f"g{k}-{policy}", "komi_source": "standard"})
+    scores = pd.DataFrame(rows)
+    games = scores.groupby("game_id", sort=True)["handicap"].first().reset_index().assign(status="ok")
+    assert (ledger(scores, games)["unexplained"] == 0).all()
+    table = attribute(scores, games, only_disagreeing=False)
+    assert (table[list(CAUSES)].sum(axis=1) == table["difference"]).all()
+    assert (table["unexplained"] == 0).all()
+    assert {"handicap_bonus", "dead_stones", "group_tax"} <= set(table.main_cause.dropna())

@@ -1,0 +1,151 @@
+"""The report end to end on constructed run folders, and the board diagrams it draws."""
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from analysis_tables import collection, write_run
+
+from rulelab.analysis import compare_published, komi_outcomes
+from rulelab.analysis.diagrams import draw_board, neutral_points, points_that_differ, seki_eyes
+from rulelab.analysis.report import build_report, write_section
+from rulelab.analysis.sections import SECTIONS
+from rulelab.errors import InputError
+from rulelab.position import board_from_diagram
+
+FAST = dict(n_boot=40, n_boot_fit=5, examples_per_cause=1)
+
+
+def games_with_resignations() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The constructed collection plus 12 records (komi 5.5, 1976–1987) that ended by
+    resignation or a count and have no scores rows: the record-based komi analyses
+    then see both counted and censored games."""
+    games, scores = collection()
+    extra = games.iloc[[0] * 12].copy()
+    extra["game_id"] = [f"r{k:02d}" for k in range(12)]
+    extra["komi"] = 5.5
+    extra["year"] = 1976 + np.arange(12)
+    extra["result_kind"] = ["resign"] * 6 + ["counted"] * 6
+    extra["result_winner"] = ["B", "W", "B", "B", "W", "B", "B", "W", "B", "W", "B", "W"]
+    extra["result_margin"] = [None] * 6 + [0.5, 2.5, 4.5, 0.5, 10.5, 6.5]
+    extra["board_rows"] = extra["board_cols"] = 19
+    extra["board"] = [np.zeros(361, dtype=np.int8).tobytes()] * 12
+    return pd.concat([games, extra], ignore_index=True), scores
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    return write_run(tmp_path_factory.mktemp("run") / "run", *games_with_resignations())
+
+
+def files(folder) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.mark.slow
+def test_report_builds_and_is_byte_identical_twice(run, tmp_path):
+    first = build_report(run, tmp_path / "one", **FAST).parent
+    second = build_report(run, tmp_path / "two", **FAST).parent
+    built = files(first)
+    assert built == files(second)
+    assert {"index.html", "report.md", "divergence_matrix.png", "komi_curves.png", "attribution.csv",
+            "published.csv", "fair_komi.csv"} <= set(built)
+    markdown = built["report.md"].decode()
+    for referenced in set(re.findall(r"\(([\w.-]+\.png)\)", markdown)) | set(
+            re.findall(r"all in ([\w.-]+\.csv)", markdown)):
+        assert referenced in built, referenced
+    html = built["index.html"].decode()
+    assert all(f'id="{key}"' in html for key in SECTIONS)
+    assert str(tmp_path) not in markdown + html  # nothing depends on where folders lie
+
+
+def test_report_names_every_input_and_its_provenance(run, tmp_path):
+    write_section("provenance", run, tmp_path)
+    text = (tmp_path / "provenance.md").read_text()
+    inputs = pd.read_csv(tmp_path / "inputs.csv")
+    assert inputs.file.tolist() == ["games.parquet", "manifest.json", "scores.parquet"]
+    assert all(digest in text for digest in inputs.sha256)
+    assert "constructed.sgf" in text and '"dame_policy": "none"' in text and '"seed": 0' in text
+
+
+def test_one_part_writes_its_files_and_markdown(run, tmp_path):
+    path = write_section("attribution", run, tmp_path)
+    assert path.name == "attribution.md"
+    table = pd.read_csv(tmp_path / "attribution.csv")
+    assert len(table) == 13 and (table.unexplained == 0).all()
+    assert "Largest gap between the sum of the parts and the difference: 0 points" in path.read_text()
+    with pytest.raises(InputError, match="report part must be one of"):
+        write_section("everything", run, tmp_path)
+
+
+def test_report_refuses_to_write_inside_the_run_folder(run):
+    with pytest.raises(InputError, match="outside the run folder"):
+        build_report(run, run / "report")
+
+
+def test_report_builds_from_games_alone(tmp_path):
+    games, scores = games_with_resignations()
+    folder = write_run(tmp_path / "run", games, scores.iloc[:0])
+    index = build_report(folder, tmp_path / "out", **FAST)
+    text = (index.parent / "report.md").read_text()
+    assert "No settled, scored games." in text and "No disagreements" in text
+    assert pd.read_csv(index.parent / "published.csv").games.iloc[0] == 12
+
+
+def test_settings_are_checked():
+    with pytest.raises(InputError, match="'n_boot'"):
+        build_report("unused", "unused", n_boot=-1)
+
+
+def test_published_comparison_says_where_the_figure_lies():
+    games, _ = games_with_resignations()
+    outcomes = komi_outcomes(games)
+    table = compare_published(outcomes).set_index("key")
+    row = table.loc["japan_pro_5.5_from_1975"]
+    assert (row.games, row.rulelab) == (12, 7 / 12)
+    assert row.low <= 0.53 <= row.high and "inside" in row.sentence
+    flips = table.loc["gogod_2002_6.5_counterfactual"]
+    assert flips.rulelab == pytest.approx(6 / 12)  # the one B+0.5 result flips
+
+
+# --- board diagrams -----------------------------------------------------------------
+
+SEKI = board_from_diagram("""
+    . X O . O
+    X X O O O
+    X . X O .
+    X X X O O
+    . X O O .
+""")
+
+
+def test_neutral_points_are_empty_regions_touching_both_colours():
+    assert neutral_points(SEKI).astype(int).tolist()[0] == [0, 0, 0, 0, 0]
+    dame = board_from_diagram("X . O\nX . O\nX . O")
+    assert neutral_points(dame)[:, 1].all()
+    dead = np.zeros(dame.shape, dtype=bool)
+    dead[:, 2] = True  # with White's stones removed the middle column is Black's
+    assert not neutral_points(dame, dead).any()
+
+
+def test_seki_eyes_need_every_bordering_stone_in_seki():
+    seki = np.zeros(SEKI.shape, dtype=bool)
+    seki[0:2, 0:3] = True  # the two groups sharing eyes in the top-left corner
+    seki[1, 3:5] = True
+    seki[0, 4] = True
+    eyes = seki_eyes(SEKI, seki)
+    assert eyes[0, 0] and eyes[0, 3]
+    assert not eyes[2, 1]  # Black's eye bordered by stones not in seki
+    assert points_that_differ(SEKI, "seki_eyes", seki=seki).sum() == eyes.sum()
+    assert not points_that_differ(SEKI, "seki_eyes").any()  # no mask, nothing to mark
+    assert not points_that_differ(SEKI, "komi").any()
+
+
+def test_draw_board_checks_masks_and_board():
+    figure = draw_board(SEKI, title="seki", marks=neutral_points(SEKI), seki=SEKI > 0)
+    assert figure.axes[0].get_title() == "seki"
+    with pytest.raises(InputError, match="'dead' mask"):
+        draw_board(SEKI, title="x", dead=np.zeros((2, 2), dtype=bool))
+    with pytest.raises(InputError, match="0, 1 and 2"):
+        neutral_points(np.full((3, 3), 5))
