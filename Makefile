@@ -12,13 +12,19 @@ JOBS ?= 2
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); apt-get update && apt-get install -y python3-venv && $(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test,dask]'
 	touch $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q
+
+# The default corpus is Debian's goban-original-games, fetched into cache/.
+analysis: $(STAMP)
+	corpus="$(CORPUS)"; [ -n "$$corpus" ] || corpus=$$(bash analyses/fetch_default_corpus.sh); \
+	$(VENV)/bin/rulelab score "$$corpus" --out cache/run --force --jobs $(JOBS) && \
+	$(PY) -m analyses.build cache/run reports
 
 bench: $(STAMP)
 	$(PY) -m bench.run

@@ -658,6 +658,8 @@ class ScoreBreakdown:
     """``margin_before_komi - komi``: positive when Black is ahead."""
     winner: str
     """'B', 'W' or 'draw', the tie-break applied."""
+    tie_break: str
+    """Who wins at margin 0 under this ruleset: 'draw', or 'black' (Ing)."""
     black_zi: float | None
     """Black's count in zi after komi and compensation, ``(rows*cols + margin) / 2``
     (184.25 is B+7.5 on 19x19): Black wins above half the board. None under
@@ -878,6 +880,7 @@ def _tally(
         margin_before_komi=before,
         margin=margin,
         winner=winner,
+        tie_break=r.tie_break,
         black_zi=(position.board.size + margin) / 2 if r.scoring == "area" else None,
         area_margin=area_margin,
         territory_margin=territory_margin,
