@@ -1,0 +1,131 @@
+"""Life and death at the end of the game: which stones are dead, which are in seki.
+
+:func:`decide_life` is the entry point. Its default method layers the sources of
+truth from the surest to the cheapest guess:
+
+1. ``markup`` — the record's ``TB``/``TW`` territory, the players' own agreement
+   (:mod:`rulelab.life.markup`);
+2. ``proof`` — Benson's pass-alive analysis (:mod:`rulelab.life.benson`);
+3. ``estimate`` — playouts from the finished position for what proof leaves open
+   (:mod:`rulelab.life.estimate`).
+
+GNU Go is available as a cross-check (:mod:`rulelab.life.gnugo`), never by default.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rulelab.life.estimate import Estimate, estimate_life
+from rulelab.life.gnugo import GnuGo, GnuGoError, GnuGoUnavailable, find_gnugo
+from rulelab.life.markup import has_markup, marked_dead
+from rulelab.life.seki import shared_liberties
+from rulelab.life.settle import is_finished, unsettled_points
+from rulelab.life.verdict import LifeError, LifeVerdict
+from rulelab.position import EMPTY, Position
+
+METHODS = ("auto", "estimate", "markup", "gnugo")
+
+__all__ = [
+    "METHODS", "Estimate", "GnuGo", "GnuGoError", "GnuGoUnavailable", "LifeError",
+    "LifeVerdict", "decide_life", "estimate_life", "find_gnugo", "shared_liberties",
+    "unsettled_points",
+]
+
+
+def decide_life(position: Position, method: str = "auto", *, rng_seed: int = 0) -> LifeVerdict:
+    """Decide the dead stones and the seki of a final position.
+
+    Parameters
+    ----------
+    position : Position
+        The final position; ``territory_marks`` holds the record's marks, if any.
+    method : {'auto', 'estimate', 'markup', 'gnugo'}
+        ``auto`` uses the record's marks when present, else proof and playouts;
+        ``estimate`` ignores the marks (to measure the estimator against them);
+        ``markup`` uses only the marks (none: every stone alive, method ``'none'``,
+        confidence 0); ``gnugo`` asks GNU Go.
+    rng_seed : int
+        Seed of the playouts (non-negative); the verdict is a function of the
+        position, the method and the seed.
+
+    Returns
+    -------
+    LifeVerdict
+        ``method`` names the layer that decided the least certain stone
+        (``'markup'``, ``'proof'``, ``'estimate'``, ``'gnugo'`` or ``'none'``);
+        ``confidence`` is 1.0 for marks and proofs, and for estimates the certainty of
+        the least certain stone.
+
+    Raises
+    ------
+    LifeError
+        A position that is not a :class:`Position` of a valid board, an unknown
+        method, or a bad seed.
+    GnuGoUnavailable
+        ``method='gnugo'`` and the binary cannot be found.
+    GnuGoError
+        ``method='gnugo'`` on a board GNU Go cannot take (not square, or above
+        19×19), or GNU Go failing; for many positions keep one :class:`GnuGo`
+        process open instead of starting one per call.
+
+    Examples
+    --------
+    >>> position = Position.from_diagram('''
+    ... . X O . O
+    ... X X O O O
+    ... . X O . .
+    ... X X O O O
+    ... ''')
+    >>> life = decide_life(position)
+    >>> life.method, bool(life.dead.any())
+    ('proof', False)
+    """
+    _check(position, method, rng_seed)
+    board = position.board
+    if method == "gnugo":
+        with GnuGo() as engine:
+            gnugo = engine.decide_life(position)
+        return _verdict(position, gnugo.dead, gnugo.seki, "gnugo", 1.0)
+    if method in ("auto", "markup") and has_markup(position):
+        dead = marked_dead(board, position.territory_marks)
+        alive_board = np.where(dead, EMPTY, board).astype(np.int8)
+        seki = estimate_life(alive_board, position.to_move, seed=rng_seed).seki
+        return _verdict(position, dead, seki, "markup", 1.0)
+    if method == "markup":
+        return _verdict(position, np.zeros(board.shape, bool), np.zeros(board.shape, bool), "none", 0.0)
+    estimate = estimate_life(board, position.to_move, seed=rng_seed)
+    stones = board != EMPTY
+    proof_only = bool((estimate.proven | ~stones).all())
+    return _verdict(position, estimate.dead, estimate.seki, "proof" if proof_only else "estimate",
+                    estimate.confidence, estimate.flags)
+
+
+def _verdict(position: Position, dead: np.ndarray, seki: np.ndarray, method: str,
+             confidence: float, flags: tuple[str, ...] = ()) -> LifeVerdict:
+    open_points = unsettled_points(position.board, dead)
+    return LifeVerdict(
+        dead=dead, seki=seki, method=method, confidence=confidence,
+        finished=is_finished(position, open_points),
+        shared_liberties=shared_liberties(position.board, dead, seki),
+        unsettled=int(open_points.sum()), flags=flags,
+    )
+
+
+def _check(position: Position, method: str, rng_seed: int) -> None:
+    """Validate :func:`decide_life`'s arguments once, at the door."""
+    if not isinstance(position, Position):
+        raise LifeError(f"decide_life needs a Position; got {type(position).__name__}")
+    board = position.board
+    if not isinstance(board, np.ndarray) or board.ndim != 2 or board.dtype != np.int8 or min(board.shape) < 1:
+        raise LifeError("the position's board must be a non-empty 2-D np.int8 array; "
+                        f"got {getattr(board, 'dtype', type(board))} {np.shape(board)}")
+    if not np.isin(board, (0, 1, 2)).all():
+        raise LifeError("the position's board may hold only 0 (empty), 1 (black) and 2 (white)")
+    marks = position.territory_marks
+    if marks is not None and np.shape(marks) != board.shape:
+        raise LifeError(f"territory marks of shape {np.shape(marks)} do not fit a {board.shape} board")
+    if method not in METHODS:
+        raise LifeError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    if not isinstance(rng_seed, (int, np.integer)) or isinstance(rng_seed, bool) or not 0 <= rng_seed < 2**63:
+        raise LifeError(f"rng_seed must be a non-negative integer; got {rng_seed!r}")

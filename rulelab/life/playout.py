@@ -1,0 +1,278 @@
+"""Random playouts from a finished position: who ends up owning each point.
+
+A finished position is almost settled, so a playout is short: both sides fill what
+is left, one-eyed and eyeless groups inside the opponent's area run out of
+liberties and are captured, and groups with two eyes survive because nobody fills
+their own true eye. Two further rules keep random play honest at the end of a game:
+
+- a string of two or more stones never plays itself into atari, so shared
+  liberties of a seki stay empty (neither side fills them) and the seki survives;
+- a string left in atari by the opponent's last move is captured at once, and our
+  own strings it put in atari escape when extending gives them two liberties, so a
+  capturing race is not decided by chance.
+
+The playouts run on :mod:`rulelab.life.strings`, whose strings keep their liberties
+up to date, so that atari and self-atari cost a few word operations per move.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from rulelab.board import EMPTY, NO_POINT, WALL, splitmix64, zobrist_hash, zobrist_keys
+from rulelab.life.strings import (
+    FINE,
+    ILLEGAL,
+    build_strings,
+    classify_move,
+    first_liberty,
+    liberties_upto2,
+    new_strings,
+    place_stone,
+)
+
+SEKI_ROW = 3
+"""Row of :func:`playout_counts` counting stones left touching a shared liberty."""
+REPETITION_WINDOW = 32
+"""Positions after captures remembered per playout: one coming back ends the playout
+(a capture cycle longer than a simple ko, which the ko rule alone would not stop)."""
+
+
+@numba.njit(cache=True)
+def is_true_eye(board, stride, p, colour):
+    """Whether empty ``p`` is an eye of ``colour`` that filling would only harm.
+
+    All four neighbours are ``colour`` or wall, and the opponent holds at most one
+    diagonal (none when ``p`` is on the edge), the usual playout test.
+    """
+    for d in (-stride, -1, 1, stride):
+        v = board[p + d]
+        if v != colour and v != WALL:
+            return False
+    opp = 3 - colour
+    hostile, walls = 0, 0
+    for d in (-stride - 1, -stride + 1, stride - 1, stride + 1):
+        v = board[p + d]
+        if v == opp:
+            hostile += 1
+        elif v == WALL:
+            walls += 1
+    return hostile == 0 or (walls == 0 and hostile == 1)
+
+
+@numba.njit(cache=True)
+def _update_empties(empties, slot, n_empty, played, removed, captured, playable):
+    """Keep the list of empty playable points (``slot`` indexes it) after a move."""
+    if slot[played] >= 0:
+        n_empty -= 1
+        moved = empties[n_empty]
+        empties[slot[played]] = moved
+        slot[moved] = slot[played]
+        slot[played] = -1
+    for k in range(captured):
+        p = removed[k]
+        if playable[p]:
+            empties[n_empty] = p
+            slot[p] = n_empty
+            n_empty += 1
+    return n_empty
+
+
+@numba.njit(cache=True)
+def _seen_before(history, n, h):
+    """Whether hash ``h`` is among the last positions recorded in the ring ``history``."""
+    for i in range(min(n, history.size)):
+        if history[i] == h:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def _urgent_move(board, stride, head, nxt, size, libs, slot, last, colour, ko, scratch):
+    """Capture the opponent's string at ``last`` if it is in atari, else save our own
+    strings that ``last`` put in atari by extending or by capturing a neighbour of
+    theirs; ``NO_POINT`` when none applies.
+
+    Only playable points (those with a ``slot`` in the empty list) are considered.
+    """
+    if board[last] == 3 - colour:
+        h = head[last]
+        if liberties_upto2(libs, h) == 1:
+            lib = first_liberty(libs, h)
+            if (slot[lib] >= 0
+                    and classify_move(board, stride, head, size, libs, lib, colour, ko, scratch) != ILLEGAL):
+                return lib
+    for d in (-stride, -1, 1, stride):
+        q = last + d
+        if board[q] == colour and liberties_upto2(libs, head[q]) == 1:
+            lib = first_liberty(libs, head[q])
+            if (slot[lib] >= 0 and not is_true_eye(board, stride, lib, colour)
+                    and classify_move(board, stride, head, size, libs, lib, colour, ko, scratch) == FINE):
+                return lib
+            capture = _capture_around(board, stride, head, nxt, size, libs, slot, head[q], colour, ko,
+                                      scratch)
+            if capture != NO_POINT:
+                return capture
+    return NO_POINT
+
+
+@numba.njit(cache=True)
+def _capture_around(board, stride, head, nxt, size, libs, slot, h, colour, ko, scratch):
+    """A move capturing an opponent string in atari next to our string ``h``, if any."""
+    i = h
+    while True:
+        for d in (-stride, -1, 1, stride):
+            q = i + d
+            if board[q] == 3 - colour and liberties_upto2(libs, head[q]) == 1:
+                lib = first_liberty(libs, head[q])
+                if (slot[lib] >= 0
+                        and classify_move(board, stride, head, size, libs, lib, colour, ko, scratch) != ILLEGAL):
+                    return lib
+        i = nxt[i]
+        if i == h:
+            return NO_POINT
+
+
+@numba.njit(cache=True)
+def _tally(board, stride, head, touching, stamp, counts):
+    """Add a finished playout to ``counts`` (see :func:`playout_counts`).
+
+    ``touching`` marks, with this playout's ``stamp``, the strings next to a neutral point.
+    """
+    for p in range(board.size):
+        v = board[p]
+        if v == WALL:
+            continue
+        if v != EMPTY:
+            counts[v, p] += 1
+            continue
+        near = 0
+        for d in (-stride, -1, 1, stride):
+            w = board[p + d]
+            if w != WALL:
+                near |= w
+        if near == 3:
+            counts[0, p] += 1
+            for d in (-stride, -1, 1, stride):
+                if head[p + d] >= 0:
+                    touching[head[p + d]] = stamp
+        elif near != 0:
+            counts[near, p] += 1
+    for p in range(board.size):
+        if head[p] >= 0 and touching[head[p]] == stamp:
+            counts[SEKI_ROW, p] += 1
+
+
+@numba.njit(cache=True)
+def playout_counts(padded, stride, playable, to_move, n_playouts, seed, min_playouts=0, margin=0.0):
+    """Run random playouts; per-point ownership counts.
+
+    Parameters
+    ----------
+    padded : np.ndarray
+        Padded int8 board (not modified).
+    stride : int
+        ``cols + 2``.
+    playable : np.ndarray
+        bool per padded point: where playouts may put stones (settled points are not).
+    to_move : int
+        Colour that moves first in even-numbered playouts; odd ones start with the other.
+    n_playouts : int
+        Most playouts to run.
+    seed : int
+        Seed of the SplitMix64 stream, so results are reproducible.
+    min_playouts : int
+        With ``margin > 0``: stop after this many playouts if every stone's survival
+        share is at least ``margin`` away from one half, where more playouts would
+        not change which side of one half it falls.
+    margin : float
+        Margin of the early stop (0 disables it).
+
+    Returns
+    -------
+    tuple
+        ``(counts, n)``: ``counts`` is int32 ``(4, padded.size)``: row ``BLACK`` and
+        row ``WHITE`` count the playouts that end with that colour owning the point
+        (a stone, or an empty point whose neighbours are all that colour); row 0
+        those that end with the point empty next to both colours (a shared liberty,
+        the only neutral point a finished playout leaves); row :data:`SEKI_ROW`
+        those that end with a stone there whose string touches such a point. ``n``
+        is the number of playouts run.
+    """
+    total = padded.size
+    counts = np.zeros((4, total), dtype=np.int32)
+    head0, nxt0, size0, libs0 = new_strings(total)
+    build_strings(padded, stride, head0, nxt0, size0, libs0)
+    board = np.empty_like(padded)
+    head, nxt, size, libs = new_strings(total)
+    scratch = np.zeros((1, libs.shape[1]), dtype=np.uint64)
+    removed = np.empty(total, dtype=np.int32)
+    empties = np.empty(total, dtype=np.int32)
+    slot = np.full(total, -1, dtype=np.int32)
+    touching = np.zeros(total, dtype=np.int32)
+    on_board = playable & (padded != WALL)
+    stones = (padded == 1) | (padded == 2)
+    keys = zobrist_keys(total // stride - 2, stride - 2)
+    h0 = zobrist_hash(padded, keys)
+    history = np.zeros(REPETITION_WINDOW, dtype=np.uint64)
+    state = np.uint64(seed)
+    max_moves = 3 * int(on_board.sum()) + 20
+    done = 0
+    for k in range(n_playouts):
+        board[:] = padded
+        head[:] = head0
+        nxt[:] = nxt0
+        size[:] = size0
+        libs[:, :] = libs0
+        slot[:] = -1
+        n_empty = 0
+        for p in range(total):
+            if on_board[p] and padded[p] == EMPTY:
+                empties[n_empty] = p
+                slot[p] = n_empty
+                n_empty += 1
+        colour = to_move if k % 2 == 0 else 3 - to_move
+        ko, last, passes = NO_POINT, NO_POINT, 0
+        h, n_history = h0, 0
+        for _ in range(max_moves):
+            move = NO_POINT
+            if last != NO_POINT:
+                move = _urgent_move(board, stride, head, nxt, size, libs, slot, last, colour, ko, scratch)
+            if move == NO_POINT and n_empty > 0:
+                state, x = splitmix64(state)
+                start = int(x % np.uint64(n_empty))
+                for j in range(n_empty):
+                    p = empties[(start + j) % n_empty]
+                    if (not is_true_eye(board, stride, p, colour)
+                            and classify_move(board, stride, head, size, libs, p, colour, ko, scratch) == FINE):
+                        move = p
+                        break
+            if move == NO_POINT:
+                passes += 1
+                if passes == 2:
+                    break
+                ko, last = NO_POINT, NO_POINT
+            else:
+                passes = 0
+                ko, h, captured = place_stone(board, stride, head, nxt, size, libs, move, colour,
+                                              removed, keys, h)
+                n_empty = _update_empties(empties, slot, n_empty, move, removed, captured, on_board)
+                last = move
+                if captured:  # only a capture can bring back an earlier position
+                    if _seen_before(history, n_history, h):
+                        break
+                    history[n_history % history.size] = h
+                    n_history += 1
+            colour = 3 - colour
+        _tally(board, stride, head, touching, k + 1, counts)
+        done = k + 1
+        if margin > 0 and done == min_playouts and done < n_playouts:
+            clear = True
+            for p in range(total):
+                if stones[p] and on_board[p] and abs(counts[padded[p], p] / done - 0.5) < margin:
+                    clear = False
+                    break
+            if clear:
+                break
+    return counts, done

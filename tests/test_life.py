@@ -1,0 +1,454 @@
+"""Life and death at the end of the game: named positions, markup, the API and GNU Go."""
+
+import doctest
+import importlib
+
+import numpy as np
+import pytest
+
+from rulelab.errors import RulelabError
+from rulelab.life import (
+    GnuGo,
+    GnuGoUnavailable,
+    LifeError,
+    LifeVerdict,
+    decide_life,
+    estimate_life,
+    find_gnugo,
+    shared_liberties,
+    unsettled_points,
+)
+from rulelab.life import gnugo as gnugo_module
+from rulelab.life.benson import pass_alive
+from rulelab.life.estimate import BENT_FOUR
+from rulelab.life.markup import marked_dead
+from rulelab.life.reading import read_enclosed
+from rulelab.position import BLACK, EMPTY, WHITE, Position, board_from_diagram
+
+# Every position below is a finished 9x9 game: Black's groups on the left and White's
+# on the right have two eyes of their own, so only the situation named is in question.
+
+TWO_EYED_GROUP_INSIDE = """
+. X . X . X X O .
+X X X X X X X O O
+X . . . . . X O .
+X O O O O O X O O
+X O . O . O X O .
+X O O O O O X O O
+X . . . . . X O .
+X X X X X X X O O
+. X . X . X X O .
+"""
+
+ONE_EYED_GROUP_IN_TERRITORY = """
+. X . X . X X O .
+X X X X X X X O O
+X . . . . . X O .
+X . O O O . X O O
+X . O . O . X O .
+X . O O O . X O O
+X . . . . . X O .
+X X X X X X X O O
+. X . X . X X O .
+"""
+
+DEAD_STONES_IN_CORNER = """
+. O . X . X X O .
+O . . X X X X O O
+. . . . . X X O .
+X X . . . X X O O
+. X X X X X X O .
+X . X . X X X O O
+. X . X . X X O .
+X X X X X X X O O
+. X . X . X X O .
+"""
+
+SEKI_WITHOUT_EYES = """
+. X . X . X X O .
+X X X X X X X O O
+. X X X X X X O .
+X X X O O O X O O
+X X X O . X O O .
+. X X O . X O . O
+X X O X X X O O O
+O O O O O O O . O
+. O . O . O O O .
+"""
+
+SEKI_WITH_ONE_EYE_EACH = """
+. O O . X . X O .
+O O O O X X X O O
+X X X X O O O O .
+. X . X O . O O O
+X X X X O O O . O
+. X . X O . O O O
+X X X X O O O . O
+. X . X O . O O O
+X X X X O O O . O
+"""
+
+FALSE_EYE = """
+. X . X . X X O .
+X X X X X X X O O
+X . . . . . X O .
+X . O O O X X O O
+X . O . O O X O .
+X . O O O X X O O
+X . . . . . X O .
+X X X X X X X O O
+. X . X . X X O .
+"""
+
+BENT_FOUR_IN_THE_CORNER = """
+. X . O X . X O .
+X O O O X . X O .
+. O O O X X X O O
+O O O O X . X O .
+X X X X X X X O O
+. X . X . X X O .
+X X X X X X X O O
+. X . X . X X O .
+X X . X . X X O .
+"""
+
+KO_UNRESOLVED = """
+. X . X O . O . O
+X X X X O O O O O
+. . . X O . . . .
+. . . X O . . . .
+. . X . X O . . .
+. . . X O . . . .
+. . . X O . . . .
+X X X X O O O O O
+. X . X O . O . O
+"""
+
+GROUP_IN_ATARI = """
+. X . X O . O . O
+X X X X O O O O O
+. . . X O . . . .
+. . X O O . . . .
+. . . X O . . . .
+. . X O O . . . .
+. . . X O . . . .
+X X X X O O O O O
+. X . X O . O . O
+"""
+
+BIG_DEAD_GROUP = """
+. X . X . X X O .
+X X X X X X X O O
+X . . . . . X O .
+X . O O O O X O O
+X . O . . X X O .
+X . O O O O X O O
+X . O . . X X O .
+X . O O O O X O O
+. X . X . X X O .
+"""
+
+
+def finished(diagram: str, **facts) -> Position:
+    """A position both players passed in."""
+    facts.setdefault("passes_black", 1)
+    facts.setdefault("passes_white", 1)
+    return Position.from_diagram(diagram, **facts)
+
+
+def points(diagram: str, symbol: str) -> np.ndarray:
+    """bool mask of the points showing ``symbol`` in a same-sized marker diagram."""
+    rows = [line.split() for line in diagram.strip("\n").splitlines() if line.strip()]
+    return np.array([[cell == symbol for cell in row] for row in rows])
+
+
+def white_inside_black_area(board: np.ndarray) -> np.ndarray:
+    """White stones left of column 6 (inside Black's area in the diagrams above)."""
+    mask = board == WHITE
+    mask[:, 6:] = False
+    return mask
+
+
+def test_two_eyed_group_inside_territory_is_proven_alive():
+    position = finished(TWO_EYED_GROUP_INSIDE)
+    life = decide_life(position)
+    assert not life.dead.any()
+    assert life.method == "proof" and life.confidence == 1.0
+    assert life.finished and life.unsettled == 0
+
+
+@pytest.mark.parametrize("name, diagram", [
+    ("one-eyed group in territory", ONE_EYED_GROUP_IN_TERRITORY),
+    ("false eye", FALSE_EYE),
+    ("big dead group", BIG_DEAD_GROUP),
+])
+def test_white_group_inside_black_area_is_dead(name, diagram):
+    position = finished(diagram)
+    life = decide_life(position)
+    inside = white_inside_black_area(position.board)
+    assert inside.sum() >= 8
+    np.testing.assert_array_equal(life.dead, inside)
+    assert life.method == "estimate"
+    assert life.finished and not life.seki.any()
+
+
+def test_big_dead_group_has_many_stones():
+    position = finished(BIG_DEAD_GROUP)
+    assert decide_life(position).dead.sum() == 14
+
+
+def test_dead_stones_in_a_corner():
+    position = finished(DEAD_STONES_IN_CORNER)
+    life = decide_life(position)
+    np.testing.assert_array_equal(np.argwhere(life.dead), [[0, 1], [1, 0]])
+    assert life.finished
+
+
+def test_seki_without_eyes():
+    position = finished(SEKI_WITHOUT_EYES)
+    life = decide_life(position)
+    assert not life.dead.any()
+    inner_white = {(3, 3), (3, 4), (3, 5), (4, 3), (5, 3)}
+    inner_black = {(4, 5), (5, 5), (6, 5), (6, 4), (6, 3)}
+    assert {tuple(p) for p in np.argwhere(life.seki)} == inner_white | inner_black
+    assert {tuple(p) for p in np.argwhere(life.shared_liberties)} == {(4, 4), (5, 4)}
+    assert life.finished
+
+
+def test_seki_with_one_eye_each():
+    position = finished(SEKI_WITH_ONE_EYE_EACH)
+    life = decide_life(position)
+    assert not life.dead.any()
+    white = {(0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (1, 3)}
+    black = {(0, 4), (0, 6), (1, 4), (1, 5), (1, 6)}
+    assert {tuple(p) for p in np.argwhere(life.seki)} == white | black
+    # The eyes (0, 0) and (0, 5) touch one colour: only the shared point is dame.
+    assert {tuple(p) for p in np.argwhere(life.shared_liberties)} == {(0, 3)}
+
+
+def test_bent_four_in_the_corner_is_dead_and_flagged():
+    position = finished(BENT_FOUR_IN_THE_CORNER)
+    life = decide_life(position)
+    corner_white = (position.board == WHITE)
+    corner_white[:, 4:] = False
+    np.testing.assert_array_equal(life.dead, corner_white)
+    assert life.flags == (BENT_FOUR,)
+    assert not life.seki.any()
+
+
+def test_bent_four_needs_the_ko_but_straight_three_does_not():
+    bent_four = board_from_diagram(BENT_FOUR_IN_THE_CORNER)
+    (reading,) = [r for r in read_enclosed(bent_four) if r.stones[1, 1]]
+    assert reading.dead and reading.needs_ko and reading.in_corner
+    straight_three = board_from_diagram("""
+        . . . O X . .
+        O O O O X . .
+        X X X X X . .
+        . . . . . . .
+    """)
+    (reading,) = read_enclosed(straight_three)
+    assert reading.dead and not reading.needs_ko
+
+
+def test_ko_unresolved_is_not_finished():
+    life = decide_life(finished(KO_UNRESOLVED))
+    assert not life.finished
+    assert life.unsettled >= 1
+
+
+def test_group_in_atari_is_not_finished():
+    life = decide_life(finished(GROUP_IN_ATARI))
+    assert not life.finished
+    assert life.unsettled >= 1
+
+
+def test_open_ko_point_or_missing_passes_is_not_finished():
+    settled = finished(ONE_EYED_GROUP_IN_TERRITORY)
+    assert decide_life(settled).finished
+    assert not decide_life(Position.from_diagram(ONE_EYED_GROUP_IN_TERRITORY)).finished
+    assert not decide_life(finished(ONE_EYED_GROUP_IN_TERRITORY, ko_point=(4, 3))).finished
+
+
+def test_unsettled_points_counts_open_borders():
+    gap = board_from_diagram("""
+        X . . . O
+        X . . . O
+    """)
+    assert unsettled_points(gap, np.zeros(gap.shape, bool)).sum() == 6
+    narrow = board_from_diagram("""
+        X X X X
+        X . . O
+        O O O O
+    """)
+    assert unsettled_points(narrow, np.zeros(narrow.shape, bool)).sum() == 0
+    dame = board_from_diagram("""
+        X . O
+        X . O
+    """)
+    assert unsettled_points(dame, np.zeros(dame.shape, bool)).sum() == 0
+    in_atari = board_from_diagram("X . O")  # each string's last liberty can be taken
+    assert unsettled_points(in_atari, np.zeros(in_atari.shape, bool)).sum() == 1
+
+
+# Benson: pass-alive with suicide illegal and with multi-stone suicide legal.
+
+PLUS_SHAPED_EYE = """
+. X X X X O .
+X X . X X O .
+X . O . X O .
+X X . X X O .
+X X X X X O .
+O O O O O O .
+. . . . . . .
+"""
+
+
+def test_benson_two_eyes_pass_alive_under_both_variants():
+    board = board_from_diagram("""
+        . X . X O .
+        X X X X O .
+        O O O O O .
+        . . . . . .
+    """)
+    for suicide_legal in (False, True):
+        proof = pass_alive(board, suicide_legal=suicide_legal)
+        np.testing.assert_array_equal(proof.alive, board == BLACK)
+        assert proof.territory[0, 0] == BLACK and proof.territory[0, 2] == BLACK
+        assert (proof.territory[1:] == EMPTY).all()
+
+
+def test_benson_suicide_variant_is_stricter():
+    board = board_from_diagram(PLUS_SHAPED_EYE)
+    strict = pass_alive(board, suicide_legal=False)
+    assert strict.alive[0, 1] and strict.territory[2, 2] == BLACK  # the white stone is dead
+    loose = pass_alive(board, suicide_legal=True)
+    assert not loose.alive.any() and not loose.territory.any()
+
+
+def test_benson_proves_dead_stones_in_small_territory():
+    diagram = """
+        . X . . X O .
+        X X O . X O .
+        X X X X X O .
+        O O O O O O .
+        . . . . . . .
+    """
+    proof = pass_alive(board_from_diagram(diagram))
+    assert proof.alive[0, 1] and proof.territory[1, 2] == BLACK and proof.territory[0, 3] == BLACK
+    life = decide_life(Position.from_diagram(diagram))
+    assert life.dead[1, 2] and life.dead.sum() == 1
+
+
+# Markup and method layering.
+
+def test_marked_dead_reads_stones_on_the_other_colours_territory():
+    board = board_from_diagram("X O . O")
+    marks = board_from_diagram("X X X .")
+    assert marked_dead(board, marks).tolist() == [[False, True, False, False]]
+
+
+def test_markup_outranks_the_estimate():
+    position = finished(ONE_EYED_GROUP_IN_TERRITORY)
+    marks = np.zeros(position.board.shape, np.int8)  # players agreed: nothing dead
+    marks[2, 1] = BLACK
+    marked = Position(**{**position.__dict__, "territory_marks": marks})
+    life = decide_life(marked)
+    assert life.method == "markup" and life.confidence == 1.0 and not life.dead.any()
+    estimated = decide_life(marked, "estimate")
+    assert estimated.method == "estimate" and estimated.dead.any()
+
+
+def test_markup_method_without_marks_keeps_every_stone():
+    life = decide_life(finished(ONE_EYED_GROUP_IN_TERRITORY), "markup")
+    assert life.method == "none" and life.confidence == 0.0 and not life.dead.any()
+
+
+def test_markup_finds_seki_too():
+    position = finished(SEKI_WITH_ONE_EYE_EACH)
+    marks = np.where(position.board == EMPTY, 0, 0).astype(np.int8)
+    marks[3, 0] = BLACK
+    life = decide_life(Position(**{**position.__dict__, "territory_marks": marks}))
+    assert life.method == "markup" and life.seki[0, 1] and life.seki[0, 4]
+
+
+def test_verdict_is_a_life_and_deterministic():
+    position = finished(FALSE_EYE)
+    first, second = decide_life(position, rng_seed=7), decide_life(position, rng_seed=7)
+    assert isinstance(first, LifeVerdict)
+    np.testing.assert_array_equal(first.dead, second.dead)
+    assert first.confidence == second.confidence
+
+
+def test_shared_liberties_of_a_verdict():
+    board = board_from_diagram("X . O")
+    none = np.zeros(board.shape, bool)
+    assert shared_liberties(board, none, board > 0).tolist() == [[False, True, False]]
+
+
+def test_estimate_exposes_survival_and_confidence():
+    estimate = estimate_life(board_from_diagram(ONE_EYED_GROUP_IN_TERRITORY))
+    assert np.isnan(estimate.survival[0, 0])
+    assert estimate.survival[3, 2] == 0.0 and estimate.survival[0, 1] == 1.0
+    assert 0.0 <= estimate.confidence <= 1.0
+
+
+@pytest.mark.parametrize("args, message", [
+    (("not a position",), "needs a Position"),
+    ((finished(FALSE_EYE), "guess"), "method must be one of"),
+    ((finished(FALSE_EYE), "auto", -1), "rng_seed"),
+])
+def test_bad_arguments_raise_life_error(args, message):
+    position, *rest = args
+    kwargs = {"rng_seed": rest.pop()} if len(rest) == 2 else {}
+    with pytest.raises(LifeError, match=message) as info:
+        decide_life(position, *rest, **kwargs)
+    assert isinstance(info.value, RulelabError) and info.value.status == "life_error"
+
+
+def test_bad_board_raises_life_error():
+    position = Position(board=np.zeros((3, 3), np.int64), captured_black=0, captured_white=0,
+                        placed_black=0, placed_white=0)
+    with pytest.raises(LifeError, match="np.int8"):
+        decide_life(position)
+
+
+# GNU Go cross-check.
+
+needs_gnugo = pytest.mark.skipif(find_gnugo() is None,
+                                 reason="gnugo is not installed (apt-get install gnugo)")
+
+
+def test_missing_gnugo_raises_a_clear_error(monkeypatch):
+    monkeypatch.setattr(gnugo_module, "find_gnugo", lambda: None)
+    with pytest.raises(GnuGoUnavailable, match="apt-get install gnugo") as info:
+        decide_life(finished(FALSE_EYE), "gnugo")
+    assert info.value.status == "gnugo_unavailable"
+
+
+def test_gtp_vertices_round_trip():
+    assert gnugo_module.gtp_vertex(0, 8, 19) == "J19"
+    assert gnugo_module.parse_vertices("J19 A1", 19) == [(0, 8), (18, 0)]
+
+
+@needs_gnugo
+def test_gnugo_agrees_on_a_one_eyed_group():
+    position = finished(ONE_EYED_GROUP_IN_TERRITORY)
+    life = decide_life(position, "gnugo")
+    assert life.method == "gnugo"
+    np.testing.assert_array_equal(life.dead, white_inside_black_area(position.board))
+
+
+@needs_gnugo
+def test_gnugo_engine_is_reusable_and_sees_seki():
+    with GnuGo() as engine:
+        seki = engine.decide_life(finished(SEKI_WITHOUT_EYES))
+        dead = engine.decide_life(finished(BIG_DEAD_GROUP))
+    assert seki.seki[3, 3] and seki.seki[4, 5] and not seki.dead.any()
+    assert dead.dead.sum() == 14
+
+
+@pytest.mark.parametrize("name", ["rulelab.life", "rulelab.life.benson", "rulelab.life.estimate",
+                                  "rulelab.life.markup", "rulelab.life.seki", "rulelab.life.settle"])
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0 and result.attempted > 0
