@@ -51,6 +51,8 @@ def likely_cause(row) -> str | None:
     diff = row.difference
     if abs(diff) < 1e-9:
         return None
+    if abs(row.margin + row.recorded_margin) < 1e-9:
+        return "recorded winner inverted: the count matches with the sign flipped"
     if not row.ended_by_passes or not row.finished:
         return "position not finished: the record stops before the end"
     if row.scoring == "area" and not parity_possible(row):
