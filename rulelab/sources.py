@@ -1,0 +1,511 @@
+"""Bytes and provenance of game records, from files, folders and archives.
+
+Nothing is ever unpacked to disk: archives are read as streams, member by member, and
+every read is capped (:class:`Limits`) so that a hostile or broken collection costs a
+:class:`FileFailure`, never the run.
+
+Decisions, so that a run over any collection is deterministic and safe:
+
+- Folders are walked in sorted name order; symlinks found in them are reported, not
+  followed. A path named on the command line is read whatever its name (and followed
+  if it is a symlink); inside folders and archives only ``.sgf`` and ``.mgt`` files
+  (any case) are game files, and archives found in folders are opened.
+- Archive members with absolute paths or ``..`` components, links and device
+  entries are reported without reading their content.
+- Archives inside archives are not opened: they are counted in
+  :attr:`ReadStats.skipped` as ``"nested archive"``. Opening them would let one
+  compressed member expand past every cap, and collections that ship one (GNU Go's
+  ``seki_exotics.tgz``) also ship its contents beside it.
+- Tar archives are decompressed by format (gzip, xz, bzip2 or none, told by their
+  first bytes, not their name); a stream that stops early is reported with the
+  number of members read before the damage, and those members are kept.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import hashlib
+import io
+import lzma
+import os
+import re
+import stat
+import tarfile
+import zipfile
+import zlib
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from rulelab.errors import InputError, RulelabError
+
+MiB = 1 << 20
+GiB = 1 << 30
+
+GAME_SUFFIXES = (".sgf", ".mgt")
+TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".tar.bz2")
+ZIP_SUFFIXES = (".zip",)
+_CHUNK = MiB
+_UNSAFE_START = re.compile(r"^(?:[/\\]|[A-Za-z]:)")
+_DECOMPRESSORS = ((b"\x1f\x8b", gzip.open), (b"\xfd7zXZ\x00", lzma.open), (b"BZh", bz2.open))
+_STREAM_ERRORS = (tarfile.TarError, OSError, EOFError, lzma.LZMAError, zlib.error)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps on what one input may cost, against archive bombs and runaway files."""
+
+    max_file_bytes: int = 64 * MiB
+    """One SGF file or one archive member, decompressed."""
+    max_archive_bytes: int = 4 * GiB
+    """All of one archive, decompressed (tar: the whole stream, skipped members included)."""
+    max_members: int = 2_000_000
+    """Entries of one archive, folders and ignored files included."""
+
+    def __post_init__(self) -> None:
+        for name in ("max_file_bytes", "max_archive_bytes", "max_members"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise InputError(f"Limits.{name} must be a positive int, got {value!r}")
+
+
+@dataclass(frozen=True)
+class RawFile:
+    """The bytes of one game file and where they came from."""
+
+    path: str
+    """The input path as given (joined with the relative path for files in folders)."""
+    member: str | None
+    """The archive member name, or None for a plain file."""
+    data: bytes
+
+
+@dataclass(frozen=True)
+class FileFailure:
+    """A file, member or archive that could not be read safely."""
+
+    path: str
+    member: str | None
+    error: RulelabError
+
+
+@dataclass
+class ReadStats:
+    """What :func:`iter_files` met, for the run manifest."""
+
+    game_files: int = 0
+    """Files and members returned as :class:`RawFile`."""
+    failures: int = 0
+    """:class:`FileFailure` items returned."""
+    skipped: Counter = field(default_factory=Counter)
+    """Files and members ignored, by reason: "not a game file", "nested archive"."""
+
+
+def iter_files(
+    paths: Iterable[str | os.PathLike],
+    limits: Limits = Limits(),
+    stats: ReadStats | None = None,
+) -> Iterator[RawFile | FileFailure]:
+    """Every game file under ``paths``, in a deterministic order, with its provenance.
+
+    Parameters
+    ----------
+    paths : iterable of str or os.PathLike
+        Files, folders (walked recursively) and ``.zip`` / ``.tar[.gz|.xz|.bz2]`` /
+        ``.tgz`` archives.
+    limits : Limits
+        Caps on decompressed sizes and member counts.
+    stats : ReadStats, optional
+        Updated in place with counts of what was read, failed and skipped.
+
+    Yields
+    ------
+    RawFile or FileFailure
+        One item per game file or member; a failure for anything unsafe or unreadable
+        (missing paths, links, oversized or damaged files and archives).
+
+    Examples
+    --------
+    >>> import pathlib, shutil, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "b.sgf").write_bytes(b"(;B[aa])")
+    >>> _ = (folder / "a.SGF").write_bytes(b"(;W[bb])")
+    >>> _ = (folder / "notes.txt").write_bytes(b"not a game")
+    >>> stats = ReadStats()
+    >>> [(pathlib.Path(item.path).name, item.data) for item in iter_files([folder], stats=stats)]
+    [('a.SGF', b'(;W[bb])'), ('b.sgf', b'(;B[aa])')]
+    >>> stats.skipped
+    Counter({'not a game file': 1})
+    >>> shutil.rmtree(folder)
+    """
+    stats = stats if stats is not None else ReadStats()
+    for given in _checked_paths(paths):
+        for item in _read_input(given, limits, stats):
+            if isinstance(item, FileFailure):
+                stats.failures += 1
+            else:
+                stats.game_files += 1
+            yield item
+
+
+def describe_inputs(paths: Iterable[str | os.PathLike]) -> list[dict]:
+    """Path, kind, size and SHA-256 of each input, for the manifest.
+
+    A folder's size is the total of the regular files in it, and its hash covers their
+    relative paths and contents in walk order, so it changes when any file does.
+
+    Raises
+    ------
+    InputError
+        If a path does not exist or cannot be read.
+
+    Examples
+    --------
+    >>> import pathlib, shutil, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "game.sgf").write_bytes(b"(;)")
+    >>> [(d["kind"], d["size"], d["sha256"][:12]) for d in describe_inputs([folder / "game.sgf"])]
+    [('file', 3, '635ff9390cd6')]
+    >>> shutil.rmtree(folder)
+    """
+    described = []
+    for path in _checked_paths(paths):
+        try:
+            if os.path.isdir(path):
+                described.append(_describe_folder(path))
+            else:
+                kind = "archive" if _archive_kind(path) else "file"
+                size, digest = _hash_file(path)
+                described.append({"path": path, "kind": kind, "size": size, "sha256": digest})
+        except OSError as error:
+            raise InputError(f"{path}: cannot read input: {error.strerror or error}") from None
+    return described
+
+
+def _checked_paths(paths: Iterable[str | os.PathLike]) -> list[str]:
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        raise InputError(f"expected a list of paths, got the single path {paths!r}")
+    try:
+        return [os.fsdecode(path) for path in paths]
+    except TypeError as error:
+        raise InputError(f"expected a list of str or os.PathLike paths: {error}") from None
+
+
+def _describe_folder(folder: str) -> dict:
+    size = 0
+    digest = hashlib.sha256()
+    for path, kind in _walk_folder(folder):
+        if kind == "file":
+            file_size, file_digest = _hash_file(path)
+            size += file_size
+            entry = f"{os.path.relpath(path, folder)}\0{file_digest}\n"
+            digest.update(entry.encode("utf-8", "surrogateescape"))
+    return {"path": folder, "kind": "folder", "size": size, "sha256": digest.hexdigest()}
+
+
+def _hash_file(path: str) -> tuple[int, str]:
+    digest = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as stream:
+        while chunk := stream.read(_CHUNK):
+            size += len(chunk)
+            digest.update(chunk)
+    return size, digest.hexdigest()
+
+
+def _failure(path: str, member: str | None, message: str) -> FileFailure:
+    where = f"{path}!{member}" if member is not None else path
+    return FileFailure(path, member, InputError(f"{where}: {message}"))
+
+
+def _too_big(path: str, member: str | None, size: int, limit: int) -> FileFailure:
+    what = "member" if member is not None else "file"
+    return _failure(path, member, f"{what} of {size:,} bytes is over the {limit:,}-byte limit")
+
+
+def _too_many_members(path: str, limits: Limits) -> FileFailure:
+    return _failure(path, None, f"more than {limits.max_members:,} members; the rest is not read")
+
+
+def _over_archive_limit(path: str, member: str | None, limits: Limits, done: int) -> FileFailure:
+    return _failure(
+        path, member,
+        f"archive decompresses past the {limits.max_archive_bytes:,}-byte limit after {done:,} members;"
+        " the rest is not read",
+    )
+
+
+def _is_game_name(name: str) -> bool:
+    return name.lower().endswith(GAME_SUFFIXES)
+
+
+def _archive_kind(name: str) -> str | None:
+    lowered = name.lower()
+    if lowered.endswith(ZIP_SUFFIXES):
+        return "zip"
+    if lowered.endswith(TAR_SUFFIXES):
+        return "tar"
+    return None
+
+
+def _read_input(path: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile | FileFailure]:
+    """One input named by the caller: a folder, an archive, or a file of any name."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as error:
+        yield _failure(path, None, f"cannot read input: {error.strerror or error}")
+        return
+    if stat.S_ISDIR(mode):
+        yield from _read_folder(path, limits, stats)
+    else:
+        yield from _read_file(path, limits, stats, explicit=True)
+
+
+def _read_folder(folder: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile | FileFailure]:
+    for path, kind in _walk_folder(folder):
+        if kind == "file":
+            yield from _read_file(path, limits, stats, explicit=False)
+        else:
+            yield _failure(path, None, kind)
+
+
+def _walk_folder(folder: str) -> Iterator[tuple[str, str]]:
+    """``(path, "file")`` for regular files under ``folder`` in sorted order, or
+    ``(path, problem)`` for symlinks, special files and unreadable folders.
+
+    Uses an explicit stack, so folder depth is not limited by recursion.
+    """
+    pending = [(folder, True)]
+    while pending:
+        path, is_folder = pending.pop()
+        if not is_folder:
+            yield path, "file"
+            continue
+        try:
+            with os.scandir(path) as scan:
+                entries = sorted(scan, key=lambda entry: entry.name)
+        except OSError as error:
+            yield path, f"cannot read folder: {error.strerror or error}"
+            continue
+        children = []
+        for entry in entries:
+            if entry.is_symlink():
+                yield entry.path, "symbolic link; not followed"
+            elif entry.is_dir(follow_symlinks=False):
+                children.append((entry.path, True))
+            elif entry.is_file(follow_symlinks=False):
+                children.append((entry.path, False))
+            else:
+                yield entry.path, "not a regular file"
+        pending.extend(reversed(children))
+
+
+def _read_file(
+    path: str, limits: Limits, stats: ReadStats, explicit: bool
+) -> Iterator[RawFile | FileFailure]:
+    kind = _archive_kind(path)
+    if kind == "zip":
+        yield from _read_zip(path, limits, stats)
+    elif kind == "tar":
+        yield from _read_tar(path, limits, stats)
+    elif explicit or _is_game_name(path):
+        yield _read_plain_file(path, limits)
+    else:
+        stats.skipped["not a game file"] += 1
+
+
+def _read_plain_file(path: str, limits: Limits) -> RawFile | FileFailure:
+    try:
+        status = os.stat(path)
+        if not stat.S_ISREG(status.st_mode):
+            return _failure(path, None, "not a regular file")
+        if status.st_size > limits.max_file_bytes:
+            return _too_big(path, None, status.st_size, limits.max_file_bytes)
+        with open(path, "rb") as stream:
+            data = _read_capped(stream, limits.max_file_bytes)
+    except OSError as error:
+        return _failure(path, None, f"cannot read file: {error.strerror or error}")
+    if data is None:
+        return _failure(path, None, f"file grew past the {limits.max_file_bytes:,}-byte limit as it was read")
+    return RawFile(path, None, data)
+
+
+def _read_capped(stream, cap: int) -> bytes | None:
+    """All of ``stream``, read in chunks, or None as soon as it exceeds ``cap`` bytes."""
+    chunks = []
+    size = 0
+    while chunk := stream.read(min(_CHUNK, cap + 1 - size)):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > cap:
+            return None
+    return b"".join(chunks)
+
+
+def _member_problem(name: str) -> str | None:
+    """Why a member name is unsafe to trust, if it is."""
+    if _UNSAFE_START.match(name):
+        return "absolute member path; not read"
+    if ".." in re.split(r"[/\\]", name):
+        return "member path with '..'; not read"
+    return None
+
+
+def _skip_reason(name: str) -> str | None:
+    """Why a safe member is ignored, or None for a game file."""
+    if _archive_kind(name):
+        return "nested archive"
+    if not _is_game_name(name):
+        return "not a game file"
+    return None
+
+
+class _CappedReader(io.RawIOBase):
+    """A read-only stream that counts what passes through and ends at a cap.
+
+    Ending (rather than raising) lets tarfile finish every member that lies wholly
+    below the cap; ``exceeded`` tells the caller why the stream ended.
+    """
+
+    def __init__(self, stream, cap: int):
+        self._stream = stream
+        self._cap = cap
+        self.count = 0
+        self.exceeded = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        room = self._cap - self.count
+        data = self._stream.read(min(len(buffer), room + 1))
+        if len(data) > room:
+            self.exceeded = True
+            data = data[:room]
+        self.count += len(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def _decompressed(raw):
+    """``raw`` (a binary file) wrapped in the decompressor its first bytes call for."""
+    magic = raw.read(6)
+    raw.seek(0)
+    for signature, opener in _DECOMPRESSORS:
+        if magic.startswith(signature):
+            return opener(raw, "rb")
+    return raw
+
+
+def _read_tar(path: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile | FileFailure]:
+    done = 0
+    current = None
+    reader = None
+    error = None
+    try:
+        with open(path, "rb") as raw:
+            reader = _CappedReader(_decompressed(raw), limits.max_archive_bytes)
+            with tarfile.open(fileobj=reader, mode="r|") as tar:
+                while (info := tar.next()) is not None:
+                    tar.members.clear()  # stream mode would keep every header in memory
+                    if done == limits.max_members:
+                        yield _too_many_members(path, limits)
+                        return
+                    current = info.name
+                    item = _tar_member(path, tar, info, limits, stats)
+                    if item is not None:
+                        yield item
+                    current = None
+                    done += 1
+    except _STREAM_ERRORS as caught:
+        error = caught
+    if reader is None:
+        yield _failure(path, None, f"cannot read archive: {getattr(error, 'strerror', None) or error}")
+    elif reader.exceeded:
+        yield _over_archive_limit(path, current, limits, done)
+    elif error is not None:
+        reason = str(error) or type(error).__name__
+        yield _failure(
+            path, current, f"archive damaged after {done:,} members ({reader.count:,} bytes decompressed): {reason}"
+        )
+
+
+def _tar_member(path: str, tar: tarfile.TarFile, info: tarfile.TarInfo, limits: Limits, stats: ReadStats):
+    """The RawFile or FileFailure for one tar entry, or None if it is ignored."""
+    if info.isdir():
+        return None
+    problem = _member_problem(info.name)
+    if problem:
+        return _failure(path, info.name, problem)
+    if info.issym() or info.islnk():
+        return _failure(path, info.name, f"link to {info.linkname!r} in archive; not followed")
+    if not info.isreg():
+        return _failure(path, info.name, "not a regular file; not read")
+    reason = _skip_reason(info.name)
+    if reason:
+        stats.skipped[reason] += 1
+        return None
+    if info.size > limits.max_file_bytes:
+        return _too_big(path, info.name, info.size, limits.max_file_bytes)
+    data = tar.extractfile(info).read()
+    if len(data) != info.size:
+        return _failure(path, info.name, f"member truncated: {len(data):,} of {info.size:,} bytes")
+    return RawFile(path, info.name, data)
+
+
+def _read_zip(path: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile | FileFailure]:
+    """Zip members in archive order; the archive cap counts their declared sizes."""
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError, EOFError) as error:
+        yield _failure(path, None, f"archive damaged, no member read: {error}")
+        return
+    spent = 0
+    with archive:
+        for done, info in enumerate(archive.infolist()):
+            if done == limits.max_members:
+                yield _too_many_members(path, limits)
+                return
+            name = info.filename
+            if name.endswith("/"):
+                continue
+            problem = _member_problem(name) or _zip_link_or_lock(info)
+            if problem:
+                yield _failure(path, name, problem)
+                continue
+            reason = _skip_reason(name)
+            if reason:
+                stats.skipped[reason] += 1
+                continue
+            if info.file_size > limits.max_file_bytes:
+                yield _too_big(path, name, info.file_size, limits.max_file_bytes)
+                continue
+            spent += info.file_size
+            if spent > limits.max_archive_bytes:
+                yield _over_archive_limit(path, name, limits, done)
+                return
+            yield _read_zip_member(path, archive, info)
+
+
+def _zip_link_or_lock(info: zipfile.ZipInfo) -> str | None:
+    if stat.S_ISLNK(info.external_attr >> 16):
+        return "symbolic link in archive; not followed"
+    if info.flag_bits & 0x1:
+        return "encrypted member; not read"
+    return None
+
+
+_ZIP_MEMBER_ERRORS = (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, lzma.LZMAError, zlib.error)
+
+
+def _read_zip_member(path: str, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> RawFile | FileFailure:
+    """One member, read no further than its declared size (zipfile stops there and checks the CRC)."""
+    try:
+        with archive.open(info) as stream:
+            data = _read_capped(stream, info.file_size)
+    except _ZIP_MEMBER_ERRORS as error:
+        return _failure(path, info.filename, f"damaged member: {error}")
+    if data is None or len(data) != info.file_size:
+        return _failure(path, info.filename, f"damaged member: not the declared {info.file_size:,} bytes")
+    return RawFile(path, info.filename, data)

@@ -1,0 +1,312 @@
+"""Reading game files from folders and archives, safely and in a deterministic order."""
+
+import io
+import os
+import random
+import stat
+import tarfile
+import zipfile
+
+import pytest
+
+from rulelab.errors import InputError
+from rulelab.sources import FileFailure, Limits, RawFile, ReadStats, describe_inputs, iter_files
+
+
+def game(n: int) -> bytes:
+    return f"(;GM[1]GN[{n}];B[aa])".encode()
+
+
+def read(paths, limits=Limits()):
+    stats = ReadStats()
+    items = list(iter_files(paths, limits, stats))
+    return items, stats
+
+
+def summary(items):
+    """(member or file name, data or error text) for each item."""
+    return [
+        (item.member or os.path.basename(item.path), item.data if isinstance(item, RawFile) else str(item.error))
+        for item in items
+    ]
+
+
+def make_tar(path, members, mode="w"):
+    """``members``: (name, bytes) for files, or a ready TarInfo with None."""
+    with tarfile.open(path, mode) as archive:
+        for name, data in members:
+            if isinstance(name, tarfile.TarInfo):
+                archive.addfile(name)
+            else:
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+def link_info(name, target, kind):
+    info = tarfile.TarInfo(name)
+    info.type = kind
+    info.linkname = target
+    return info
+
+
+# --- folders and plain files -------------------------------------------------------
+
+
+def test_a_folder_is_walked_recursively_in_sorted_order(tmp_path):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "2.sgf").write_bytes(game(2))
+    (tmp_path / "b" / "1.MGT").write_bytes(game(1))
+    (tmp_path / "a.sgf").write_bytes(game(0))
+    (tmp_path / "c.SGF").write_bytes(game(3))
+    (tmp_path / "README").write_bytes(b"about")
+    items, stats = read([tmp_path])
+    assert [os.path.relpath(i.path, tmp_path) for i in items] == ["a.sgf", "b/1.MGT", "b/2.sgf", "c.SGF"]
+    assert all(i.member is None for i in items)
+    assert stats == ReadStats(game_files=4, failures=0, skipped={"not a game file": 1})
+
+
+def test_provenance_keeps_paths_as_given(tmp_path, monkeypatch):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "x.sgf").write_bytes(game(1))
+    monkeypatch.chdir(tmp_path)
+    items, _ = read(["games", "./games/x.sgf"])
+    assert [i.path for i in items] == [os.path.join("games", "x.sgf"), "./games/x.sgf"]
+
+
+def test_a_file_named_explicitly_is_read_whatever_its_name(tmp_path):
+    (tmp_path / "record.txt").write_bytes(game(1))
+    items, _ = read([tmp_path / "record.txt"])
+    assert summary(items) == [("record.txt", game(1))]
+
+
+def test_symlinks_in_folders_are_reported_not_followed(tmp_path):
+    outside = tmp_path / "outside.sgf"
+    outside.write_bytes(game(9))
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "link.sgf").symlink_to(outside)
+    (folder / "loop").symlink_to(folder)
+    items, stats = read([folder])
+    assert [type(i) for i in items] == [FileFailure, FileFailure]
+    assert "link.sgf: symbolic link; not followed" in str(items[0].error)
+    assert stats.failures == 2 and stats.game_files == 0
+
+
+@pytest.mark.parametrize("paths", ["games/a.sgf", [3]])
+def test_paths_must_be_a_list_of_paths(paths):
+    with pytest.raises(InputError, match="expected a list of"):
+        list(iter_files(paths))
+    with pytest.raises(InputError, match="expected a list of"):
+        describe_inputs(paths)
+
+
+def test_a_missing_input_is_a_failure_not_a_crash(tmp_path):
+    items, stats = read([tmp_path / "nowhere.sgf", tmp_path / "nowhere"])
+    assert [type(i) for i in items] == [FileFailure, FileFailure]
+    assert "cannot read input: No such file or directory" in str(items[0].error)
+    assert items[0].error.status == "input_error"
+
+
+def test_a_file_over_the_limit_is_not_read(tmp_path):
+    (tmp_path / "huge.sgf").write_bytes(b"(" * 2000)
+    items, _ = read([tmp_path], Limits(max_file_bytes=1000))
+    assert "file of 2,000 bytes is over the 1,000-byte limit" in str(items[0].error)
+
+
+def test_a_fifo_is_reported_not_opened(tmp_path):
+    os.mkfifo(tmp_path / "pipe.sgf")
+    items, _ = read([tmp_path / "pipe.sgf"])
+    assert "not a regular file" in str(items[0].error)
+
+
+# --- tar archives ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("suffix", "mode"), [
+    (".tar", "w"), (".tar.gz", "w:gz"), (".tgz", "w:gz"), (".tar.xz", "w:xz"), (".tar.bz2", "w:bz2"),
+])
+def test_tar_archives_are_streamed_member_by_member(tmp_path, suffix, mode):
+    archive = make_tar(tmp_path / f"games{suffix}", [("d/b.sgf", game(1)), ("d/a.sgf", game(2)), ("notes.txt", b"x")], mode)
+    items, stats = read([archive])
+    assert summary(items) == [("d/b.sgf", game(1)), ("d/a.sgf", game(2))]
+    assert all(i.path == str(archive) for i in items)
+    assert stats.skipped == {"not a game file": 1}
+
+
+def test_compression_is_told_by_content_not_name(tmp_path):
+    archive = make_tar(tmp_path / "games.tar", [("a.sgf", game(1))], "w:xz")
+    assert summary(read([archive])[0]) == [("a.sgf", game(1))]
+
+
+def test_archives_found_in_folders_are_opened(tmp_path):
+    make_tar(tmp_path / "month.tar.gz", [("a.sgf", game(1))], "w:gz")
+    items, _ = read([tmp_path])
+    assert [(os.path.basename(i.path), i.member) for i in items] == [("month.tar.gz", "a.sgf")]
+
+
+@pytest.mark.parametrize("name", ["../escape.sgf", "/etc/passwd.sgf", "a/../../b.sgf", "C:\\games\\x.sgf"])
+def test_tar_members_with_unsafe_paths_are_reported_unread(tmp_path, name):
+    secret = b"(;C[secret])"
+    archive = make_tar(tmp_path / "evil.tar", [(name, secret), ("ok.sgf", game(1))])
+    items, _ = read([archive])
+    assert isinstance(items[0], FileFailure) and items[0].member == name
+    assert "member path" in str(items[0].error) and "not read" in str(items[0].error)
+    assert summary(items[1:]) == [("ok.sgf", game(1))]
+    assert not any(isinstance(i, RawFile) and i.data == secret for i in items)
+
+
+@pytest.mark.parametrize("kind", [tarfile.SYMTYPE, tarfile.LNKTYPE])
+def test_links_in_tar_archives_are_reported_not_followed(tmp_path, kind):
+    archive = make_tar(tmp_path / "links.tar", [(link_info("x.sgf", "/etc/passwd", kind), None), ("ok.sgf", game(1))])
+    items, _ = read([archive])
+    assert "link to '/etc/passwd' in archive; not followed" in str(items[0].error)
+    assert summary(items[1:]) == [("ok.sgf", game(1))]
+
+
+def test_device_entries_in_tar_archives_are_reported(tmp_path):
+    archive = make_tar(tmp_path / "dev.tar", [(link_info("zero.sgf", "", tarfile.CHRTYPE), None)])
+    assert "not a regular file" in str(read([archive])[0][0].error)
+
+
+def test_a_member_that_decompresses_past_the_cap_is_reported_and_the_rest_read(tmp_path):
+    bomb = b"\0" * 100_000  # 100 kB of zeros: a few hundred bytes compressed
+    archive = make_tar(tmp_path / "bomb.tar.xz", [("bomb.sgf", bomb), ("ok.sgf", game(1))], "w:xz")
+    assert archive.stat().st_size < 1000
+    items, _ = read([archive], Limits(max_file_bytes=10_000))
+    assert "member of 100,000 bytes is over the 10,000-byte limit" in str(items[0].error)
+    assert summary(items[1:]) == [("ok.sgf", game(1))]
+
+
+def test_an_archive_that_decompresses_past_its_cap_stops_with_a_failure(tmp_path):
+    members = [(f"{n}.sgf", game(n) + b" " * 3000) for n in range(10)]
+    archive = make_tar(tmp_path / "big.tar.gz", members, "w:gz")
+    items, _ = read([archive], Limits(max_archive_bytes=10_000))
+    assert [type(i) for i in items] == [RawFile, RawFile, FileFailure]
+    assert "decompresses past the 10,000-byte limit after 2 members; the rest is not read" in str(items[-1].error)
+
+
+def test_a_truncated_tar_xz_keeps_the_members_before_the_damage(tmp_path):
+    rng = random.Random(7)
+    members = [(f"{n}.sgf", game(n) + rng.randbytes(20_000)) for n in range(6)]
+    whole = make_tar(tmp_path / "whole.tar.xz", members, "w:xz").read_bytes()
+    cut = tmp_path / "cut.tar.xz"
+    cut.write_bytes(whole[: len(whole) * 6 // 10])
+    items, stats = read([cut])
+    kept = [i for i in items if isinstance(i, RawFile)]
+    assert 1 <= len(kept) < 6 and summary(kept) == [(name, data) for name, data in members[: len(kept)]]
+    failure = items[-1]
+    assert isinstance(failure, FileFailure) and failure.path == str(cut)
+    assert f"cut.tar.xz!{failure.member}: archive damaged after {len(kept)} members" in str(failure.error)
+    assert stats.failures == 1
+
+
+def test_a_file_that_is_not_an_archive_at_all_is_one_failure(tmp_path):
+    (tmp_path / "fake.tar.gz").write_bytes(b"\x1f\x8b not really gzip")
+    items, _ = read([tmp_path / "fake.tar.gz"])
+    assert len(items) == 1 and "archive damaged after 0 members" in str(items[0].error)
+
+
+def test_nested_archives_are_counted_not_opened(tmp_path):
+    inner = make_tar(tmp_path / "inner.tgz", [("a.sgf", game(1))], "w:gz").read_bytes()
+    archive = make_tar(tmp_path / "outer.tar", [("inner.tgz", inner), ("b.sgf", game(2))])
+    items, stats = read([archive])
+    assert summary(items) == [("b.sgf", game(2))]
+    assert stats.skipped == {"nested archive": 1}
+
+
+def test_members_past_the_member_cap_are_not_read(tmp_path):
+    archive = make_tar(tmp_path / "many.tar", [(f"{n}.sgf", game(n)) for n in range(5)])
+    items, _ = read([archive], Limits(max_members=3))
+    assert [type(i) for i in items] == [RawFile, RawFile, RawFile, FileFailure]
+    assert "more than 3 members" in str(items[-1].error)
+
+
+# --- zip archives ------------------------------------------------------------------
+
+
+def make_zip(path, members):
+    """``members``: (name or ZipInfo, bytes)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members:
+            archive.writestr(name, data)
+    return path
+
+
+def test_zip_members_are_read_in_archive_order(tmp_path):
+    archive = make_zip(tmp_path / "games.zip", [("z.sgf", game(1)), ("a/A.SGF", game(2)), ("x.doc", b"")])
+    items, stats = read([archive])
+    assert summary(items) == [("z.sgf", game(1)), ("a/A.SGF", game(2))]
+    assert stats.skipped == {"not a game file": 1}
+
+
+def test_zip_members_with_unsafe_paths_are_reported_unread(tmp_path):
+    archive = make_zip(tmp_path / "evil.zip", [("../../x.sgf", b"(;C[secret])"), ("/abs.sgf", b"(;)"), ("ok.sgf", game(1))])
+    items, _ = read([archive])
+    assert [i.member for i in items] == ["../../x.sgf", "/abs.sgf", "ok.sgf"]
+    assert [type(i) for i in items] == [FileFailure, FileFailure, RawFile]
+
+
+def test_zip_symlinks_are_reported_not_followed(tmp_path):
+    link = zipfile.ZipInfo("link.sgf")
+    link.external_attr = (stat.S_IFLNK | 0o777) << 16
+    archive = make_zip(tmp_path / "links.zip", [(link, b"/etc/passwd"), ("ok.sgf", game(1))])
+    items, _ = read([archive])
+    assert "symbolic link in archive; not followed" in str(items[0].error)
+    assert summary(items[1:]) == [("ok.sgf", game(1))]
+
+
+def test_zip_bombs_are_capped_per_member_and_per_archive(tmp_path):
+    archive = make_zip(tmp_path / "bomb.zip", [("bomb.sgf", b"\0" * 100_000)] + [(f"{n}.sgf", game(n) * 300) for n in range(5)])
+    items, _ = read([archive], Limits(max_file_bytes=10_000, max_archive_bytes=15_000))
+    assert "member of 100,000 bytes is over the 10,000-byte limit" in str(items[0].error)
+    assert [type(i) for i in items[1:]] == [RawFile, RawFile, FileFailure]
+    assert "decompresses past the 15,000-byte limit after 3 members; the rest is not read" in str(items[-1].error)
+
+
+def test_a_damaged_zip_is_one_failure(tmp_path):
+    whole = make_zip(tmp_path / "whole.zip", [("a.sgf", game(1))]).read_bytes()
+    (tmp_path / "cut.zip").write_bytes(whole[: len(whole) // 2])
+    items, _ = read([tmp_path / "cut.zip"])
+    assert len(items) == 1 and "archive damaged, no member read" in str(items[0].error)
+
+
+def test_a_zip_member_with_a_bad_checksum_is_reported_and_the_rest_read(tmp_path):
+    path = make_zip(tmp_path / "crc.zip", [("a.sgf", game(1) * 50), ("b.sgf", game(2))])
+    with zipfile.ZipFile(path) as archive:
+        offset = archive.getinfo("a.sgf").header_offset + 30 + len("a.sgf") + 5
+    data = bytearray(path.read_bytes())
+    data[offset] ^= 0xFF
+    path.write_bytes(bytes(data))
+    items, _ = read([path])
+    assert isinstance(items[0], FileFailure) and "damaged member" in str(items[0].error)
+    assert summary(items[1:]) == [("b.sgf", game(2))]
+
+
+# --- limits and descriptions -------------------------------------------------------
+
+
+@pytest.mark.parametrize("field", ["max_file_bytes", "max_archive_bytes", "max_members"])
+@pytest.mark.parametrize("value", [0, -1, 1.5, "10", True])
+def test_limits_must_be_positive_integers(field, value):
+    with pytest.raises(InputError, match=f"Limits.{field} must be a positive int"):
+        Limits(**{field: value})
+
+
+def test_describe_inputs_gives_kind_size_and_hash(tmp_path):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "a.sgf").write_bytes(game(1))
+    archive = make_tar(tmp_path / "g.tar.gz", [("a.sgf", game(1))], "w:gz")
+    described = describe_inputs([tmp_path / "games", archive, tmp_path / "games" / "a.sgf"])
+    assert [d["kind"] for d in described] == ["folder", "archive", "file"]
+    assert described[0]["size"] == described[2]["size"] == len(game(1))
+    assert all(len(d["sha256"]) == 64 for d in described)
+    before = described[0]["sha256"]
+    (tmp_path / "games" / "a.sgf").write_bytes(game(2))
+    assert describe_inputs([tmp_path / "games"])[0]["sha256"] != before
+
+
+def test_describe_inputs_rejects_a_missing_path(tmp_path):
+    with pytest.raises(InputError, match="nowhere: cannot read input"):
+        describe_inputs([tmp_path / "nowhere"])
