@@ -27,6 +27,13 @@ def file_sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def printable(name: str | None) -> str | None:
+    """A path or member name as valid text: undecodable bytes become ``\\xNN`` escapes."""
+    if name is None:
+        return None
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _where(path: str, member: str | None, index: int | None = None) -> str:
     where = f"{path}:{member}" if member else path
     return where if index is None else f"{where}#{index}"
@@ -35,13 +42,14 @@ def _where(path: str, member: str | None, index: int | None = None) -> str:
 def failure_rows(failure: FileFailure) -> list[dict]:
     """The single row standing for a file (or archive member) that could not be read."""
     error = failure.error
+    where = printable(_where(failure.path, failure.member))
     return [
         games_row(
-            game_id=hashlib.sha256(_where(failure.path, failure.member).encode()).hexdigest()[:20],
-            source_path=failure.path,
-            archive_member=failure.member,
+            game_id=hashlib.sha256(where.encode()).hexdigest()[:20],
+            source_path=printable(failure.path),
+            archive_member=printable(failure.member),
             status=error.status,
-            error=f"{_where(failure.path, failure.member)}: {error}",
+            error=printable(f"{where}: {error}"),
         )
     ]
 
@@ -49,16 +57,18 @@ def failure_rows(failure: FileFailure) -> list[dict]:
 def file_rows(raw: RawFile, *, superko: bool = False) -> list[dict]:
     """Every game of one file as rows; a file that yields no game still yields one row."""
     sha = file_sha256(raw.data)
-    base = dict(source_path=raw.path, archive_member=raw.member, file_sha256=sha)
+    base = dict(source_path=printable(raw.path), archive_member=printable(raw.member),
+                file_sha256=sha)
+    where = _where(base["source_path"], base["archive_member"])
     try:
         decoded = decode_sgf(raw.data)
         games, warnings = split_games(decoded.text)
     except RulelabError as error:
         return [games_row(game_id=sha[:20], status=error.status,
-                          error=f"{_where(raw.path, raw.member)}: {error}", **base)]
+                          error=printable(f"{where}: {error}"), **base)]
     except Exception as error:  # a bug must cost one row, not the run
         return [games_row(game_id=sha[:20], status="internal_error",
-                          error=f"{_where(raw.path, raw.member)}: {error!r}", **base)]
+                          error=f"{where}: {error!r}", **base)]
     file_warnings = "; ".join(warnings) or None
     return [
         game_row(text, decoded, base, file_warnings if text.index == 0 else None, superko)

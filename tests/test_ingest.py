@@ -1,6 +1,7 @@
 """Ingest end to end on small collections built in tmp_path: one row per game, always."""
 
 import io
+import os
 import json
 import zipfile
 
@@ -98,3 +99,17 @@ def test_refuses_to_overwrite_without_force(collection, tmp_path):
 def test_missing_input_is_a_row_not_a_crash(tmp_path):
     games = read_games(tmp_path / "nowhere.sgf")
     assert len(games) == 1 and games.status.iloc[0] == "input_error"
+
+
+def test_undecodable_file_names_are_kept_as_escapes(tmp_path):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    name = b"\xff\xfe-kifu.sgf"
+    with open(bytes(folder) + b"/" + name, "wb") as handle:
+        handle.write(GAME_A)
+    os.symlink(bytes(folder) + b"/" + name, bytes(folder) + b"/\xfflink.sgf")
+    ingest([folder], tmp_path / "run", jobs=1)
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet").sort_values("status")
+    assert games.status.tolist() == ["input_error", "ok"]
+    assert games.source_path.iloc[1].endswith("\\xff\\xfe-kifu.sgf")
+    assert "\\xfflink.sgf" in games.error.iloc[0]
