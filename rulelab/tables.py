@@ -22,6 +22,7 @@ GAMES_SCHEMA = pa.schema(
     [
         ("game_id", pa.string()),
         ("duplicate_of", pa.string()),
+        ("moves_hash", pa.string()),
         ("source_path", pa.string()),
         ("archive_member", pa.string()),
         ("game_index", pa.int32()),
@@ -136,7 +137,8 @@ def write_json_atomic(path: str | os.PathLike, data: Mapping) -> None:
 
 
 def _scores_schema() -> pa.Schema:
-    """game_id and komi_source, then one column per ScoreBreakdown field, typed by its annotation."""
+    """game_id and komi_source, one column per ScoreBreakdown field typed by its annotation,
+    and ``error`` (null unless the game could not be scored under that ruleset)."""
     from dataclasses import fields
 
     from .scoring import ScoreBreakdown
@@ -145,7 +147,7 @@ def _scores_schema() -> pa.Schema:
              "float | None": pa.float64(), "int | None": pa.int32(), "str | None": pa.string()}
     columns = [("game_id", pa.string()), ("komi_source", pa.string())]
     columns += [(f.name, types[str(f.type)]) for f in fields(ScoreBreakdown)]
-    return pa.schema(columns)
+    return pa.schema(columns + [("error", pa.string())])
 
 
 SCORES_SCHEMA = _scores_schema()
