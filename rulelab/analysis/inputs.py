@@ -131,8 +131,18 @@ def read_run(run_dir: str | Path) -> Run:
             manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             raise InputError(f"{manifest_path} is not JSON: {error}") from error
-        hashes[manifest_path.name] = _sha256(manifest_path)
-    return Run(folder.resolve().name, frames["games"], frames["scores"], manifest, metadata, hashes)
+    return Run(folder.resolve().name, frames["games"], frames["scores"], stable(manifest), metadata,
+               hashes)
+
+
+RUN_DEPENDENT_KEYS = frozenset({"timings", "seconds", "units"})
+"""Manifest entries that say how a run went (time taken, parts reused), not what it made."""
+
+
+def stable(manifest: dict) -> dict:
+    """The manifest less its run-dependent entries, so that reports of one input are identical."""
+    return {key: stable(value) if isinstance(value, dict) else value
+            for key, value in manifest.items() if key not in RUN_DEPENDENT_KEYS}
 
 
 def _sha256(path: Path) -> str:
