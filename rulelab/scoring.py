@@ -37,11 +37,13 @@ liberty* when neither colour can ever fill it: playing there captures nothing
 and leaves the player's chain with one liberty, even after it connects at that
 liberty when it lies in its own territory. It is tested with the dead stones put
 back as well, so a seki held by a dead stone in an eye is seen. Chains touching a
-seki liberty are in seki, as are those the verdict marks (``Life.seki``); a group
-with a chain in seki is in seki, and the points of all its regions are *seki
-points*. Dead stones on seki points or seki liberties are *dead in seki*:
-territory scoring leaves them on the board and gives no prisoner for them. Every
-other neutral point is *open dame*.
+seki liberty are in seki; a group with a chain in seki is in seki, and the points
+of all its regions are *seki points*. The verdict's ``Life.seki`` is not read: an
+open dame between live groups is no seki, since either side can fill it safely,
+yet playouts on a record that stops with the dame open may call such groups seki.
+Dead stones on seki points or seki liberties are *dead in seki*: territory
+scoring leaves them on the board and gives no prisoner for them. Every other
+neutral point is *open dame*.
 
 Seki liberties are shared as ``Ruleset.shared_points`` says ('pairs' counts per
 seki: per connected group of seki chains and their shared liberties). Open dame
@@ -325,9 +327,9 @@ def _components(inside, nb):
 
 
 @numba.njit(cache=True)
-def _seki_of(filled, nb, dame, owner, dead_colour, seki_marks, seen, libmark, stack, clock):
+def _seki_of(filled, nb, dame, owner, dead_colour, seen, libmark, stack, clock):
     """The seki liberties among the dame left empty on a filled board, and the stones
-    of the chains in seki: those touching one, and those the verdict marks."""
+    of the chains touching one (in seki)."""
     n = filled.size
     # A seki may be visible only with its dead stones on the board (a dead stone in
     # an eye of a seki group): test each liberty both ways.
@@ -349,14 +351,11 @@ def _seki_of(filled, nb, dame, owner, dead_colour, seki_marks, seen, libmark, st
                 r = p + nb[k]
                 if (filled[r] == BLACK or filled[r] == WHITE) and not in_seki[r]:
                     _mark_chain(filled, nb, r, in_seki, stack)
-    for p in range(n):
-        if seki_marks[p] and not in_seki[p]:
-            _mark_chain(filled, nb, p, in_seki, stack)
     return seki_liberty, in_seki
 
 
 @numba.njit(cache=True)
-def _classify(b, nb, dead_colour, seki_marks):
+def _classify(b, nb, dead_colour):
     """Classify every point of padded board b, from which the dead stones (their
     colours in dead_colour) are removed.
 
@@ -391,7 +390,7 @@ def _classify(b, nb, dead_colour, seki_marks):
             if owed_here[p] == favoured:
                 owed[p] = favoured
         liberty, stones = _seki_of(
-            filled, nb, dame, owner, dead_colour, seki_marks, seen, libmark, stack, clock
+            filled, nb, dame, owner, dead_colour, seen, libmark, stack, clock
         )
         seki_liberty &= liberty
         in_seki &= stones
@@ -500,7 +499,7 @@ def analyse(position: Position, life: Life, remove_dead: bool = True) -> BoardAn
     position : Position
         The final position, dead stones still on the board.
     life : Life
-        Which stones are dead and which are in seki.
+        Which stones are dead (seki is read from the board, not from ``life.seki``).
     remove_dead : bool
         False counts every stone as it stands (Tromp–Taylor).
 
@@ -528,21 +527,19 @@ def analyse(position: Position, life: Life, remove_dead: bool = True) -> BoardAn
 
 def _analyse(life: Life, board: np.ndarray, remove_dead: bool) -> BoardAnalysis:
     dead = life.dead.astype(bool, copy=False)
-    seki = life.seki.astype(bool, copy=False)
-    classes, numbers = _analyse_board(board, dead, seki, remove_dead)
+    classes, numbers = _analyse_board(board, dead, remove_dead)
     counts, rest = numbers[: len(CLASS_NAMES)].tolist(), numbers[len(CLASS_NAMES) :].tolist()
     return BoardAnalysis(classes, tuple(counts), *rest)
 
 
 @numba.njit(cache=True)
-def _analyse_board(board, dead, seki, remove_dead):
+def _analyse_board(board, dead, remove_dead):
     """Pad the board, classify it, and count: the classes of the board and, in one
     array, the count of each class followed by the numbers of BoardAnalysis."""
     rows, cols = board.shape
     stride = cols + 2
     padded = np.full((rows + 2) * stride, WALL, np.int8)
     dead_colour = np.zeros(padded.size, np.int8)
-    seki_marks = np.zeros(padded.size, np.bool_)
     for r in range(rows):
         for c in range(cols):
             p = (r + 1) * stride + c + 1
@@ -552,9 +549,8 @@ def _analyse_board(board, dead, seki, remove_dead):
                 padded[p] = EMPTY
             else:
                 padded[p] = v
-                seki_marks[p] = seki[r, c] and v != EMPTY
     neighbours = np.array([-stride, stride, -1, 1], np.int64)
-    flat, tax, shares = _classify(padded, neighbours, dead_colour, seki_marks)
+    flat, tax, shares = _classify(padded, neighbours, dead_colour)
 
     n_classes = len(CLASS_NAMES)
     numbers = np.zeros(n_classes + 8, np.int64)
@@ -722,7 +718,7 @@ def score(
     position : Position
         The final position, dead stones still on the board.
     life : Life
-        The life verdict: dead stones and stones in seki.
+        The life verdict: the dead stones (seki is read from the board).
     ruleset : Ruleset or str
         A ruleset or the name of a preset.
     komi : float, optional

@@ -234,6 +234,16 @@ DIAGRAMS = {
         . O X X X X X
         O O X . . . .
     """, method="none"),
+    # The open_dame board with a verdict that marks both walls in seki (as playouts
+    # may when a record stops with the dame open): either side can fill each dame
+    # safely, so there is no seki and the count is open_dame's.
+    "open_dame_marked_seki": diagram("""
+        . X . O .
+        . X . O .
+        . X . O .
+        . X . O .
+        . X . O .
+    """, seki_at=[(0, 1), (0, 3)], method="estimate"),
     # Black's chain (0,3)-(1,5) keeps its last liberty (0,2) in its own territory, so
     # it can connect there and fill (0,6): the dame are open, not a seki (as KGS
     # counted game 2017-02-09-5). B: stones 10, territory 3; W: stones 12,
@@ -254,6 +264,7 @@ EXPECTED_MARGIN_BEFORE_KOMI = {
     "seki_without_eyes": (17, 17, 11, 11, 17, 17, 17, 17, 15),
     "odd_seki_dame_ing_tie": (8, 8, 5, 5, 8, 8, 8, 8, 8),
     "open_dame": (0, 0, 0, 0, 0, 0, 0, 0, 0),
+    "open_dame_marked_seki": (0, 0, 0, 0, 0, 0, 0, 0, 0),
     "margin_7_black_placed_last": (7, 7, 6, 6, 7, 7, 7, 7, 7),
     "margin_7_white_placed_last": (7, 7, 7, 7, 7, 7, 7, 7, 7),
     "handicap_two_stones": (5, 5, 6, 6, 7, 6, 7, 7, 7),
@@ -432,6 +443,22 @@ def test_seki_spreads_to_every_eye_of_the_group():
     assert classes[0, 0] == classes[3, 0] == SEKI_POINT_W
     assert classes[0, 4] == SEKI_POINT_B
     assert (classes == TERRITORY_B).sum() == 4  # the outer Black wall is not in seki
+
+
+def test_open_dame_between_two_live_groups_is_not_seki_even_when_the_verdict_says_so():
+    position, life = DIAGRAMS["open_dame_marked_seki"]
+    assert life.seki.sum() == 10
+    a = analyse(position, life)
+    assert (a.classes == OPEN_DAME).sum() == 5
+    assert (a.classes == TERRITORY_B).sum() == (a.classes == TERRITORY_W).sum() == 5
+    assert not np.isin(a.classes, [SEKI_POINT_B, SEKI_POINT_W, SEKI_DAME]).any()
+
+
+@pytest.mark.parametrize("name", DIAGRAMS)
+def test_seki_marks_of_the_verdict_change_no_count(name):
+    position, life = DIAGRAMS[name]
+    marked = Life(dead=life.dead, seki=(position.board != EMPTY) & ~life.dead, method="estimate")
+    assert (analyse(position, marked).classes == analyse(position, life).classes).all()
 
 
 def test_chain_that_can_connect_through_its_territory_is_not_in_seki():
