@@ -20,10 +20,12 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(PY) -m pytest -q
 
-# The default corpus is Debian's goban-original-games, fetched into cache/.
+# The default corpus is Debian's goban-original-games, fetched into cache/: Japanese
+# title games whose records name no rules.
 analysis: $(STAMP)
-	corpus="$(CORPUS)"; [ -n "$$corpus" ] || corpus=$$(bash analyses/fetch_default_corpus.sh); \
-	$(VENV)/bin/rulelab score "$$corpus" --out cache/run --force --jobs $(JOBS) && \
+	corpus="$(CORPUS)"; assume=""; \
+	if [ -z "$$corpus" ]; then corpus=$$(bash analyses/fetch_default_corpus.sh); assume="--assume-rules japanese"; fi; \
+	$(VENV)/bin/rulelab score "$$corpus" --out cache/run --force --jobs $(JOBS) $$assume && \
 	$(PY) -m analyses.build cache/run reports
 
 bench: $(STAMP)

@@ -47,14 +47,16 @@ def compare(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
 
 
 def likely_cause(row) -> str | None:
-    """A short reason for a disagreement, from the breakdown columns (None when exact)."""
+    """A short reason for a disagreement, from the breakdown columns (None when exact).
+
+    The specific causes come first; an unsettled position (records that stop before the
+    end, as Tygem's always do) and dead stones explain what is left.
+    """
     diff = row.difference
     if abs(diff) < 1e-9:
         return None
     if abs(row.margin + row.recorded_margin) < 1e-9:
         return "recorded winner inverted: the count matches with the sign flipped"
-    if not row.ended_by_passes or not row.finished:
-        return "position not finished: the record stops before the end"
     if row.scoring == "area" and not parity_possible(row):
         return "recorded margin has a parity no area count of this board can have"
     seki = row.black_seki_points + row.white_seki_points + row.seki_dame
@@ -67,6 +69,8 @@ def likely_cause(row) -> str | None:
         return "handicap compensation differs from the server's"
     if abs(diff) <= 1:
         return "one point: a dame or false eye counted differently"
+    if not row.finished:
+        return "unsettled position: dead stones judged on a board the players had not finished"
     return "dead stones: the life verdict differs from the players' agreement"
 
 
@@ -94,27 +98,30 @@ def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "hand
     return pd.concat([overall, *parts]).round(4)
 
 
-def _scores_are_current(out: Path, paths: list[str], life: str) -> bool:
-    """Scores in ``out`` made from these inputs with this life method and every preset."""
+def _scores_are_current(out: Path, paths: list[str], life: str, assume_rules: str | None) -> bool:
+    """Scores in ``out`` made from these inputs with these options and every preset."""
     if not (out / SCORES_FILE).is_file():
         return False
     made = read_provenance(out / SCORES_FILE)
     expected = provenance("score", paths, {})
     options = made.get("options", {})
     return (made.get("inputs") == expected["inputs"] and options.get("life") == life
-            and options.get("komi") is None and options.get("rules") == list(PRESETS))
+            and options.get("komi") is None and options.get("rules") == list(PRESETS)
+            and options.get("assume_rules") == assume_rules)
 
 
 def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs: int | None = None,
-             force: bool = False, progress: bool = False) -> pd.DataFrame:
+             force: bool = False, progress: bool = False, engine: str = "local",
+             scheduler: str | None = None, assume_rules: str | None = None) -> pd.DataFrame:
     """Score ``paths`` into ``out`` (reusing what is there) and compare with recorded results.
 
     Writes ``out/validation.parquet`` (every disagreement, with ``likely_cause``) and
     returns the agreement table.
     """
     out = Path(out)
-    if not _scores_are_current(out, [str(p) for p in paths], life):
-        score(paths, out, life=life, jobs=jobs, force=force, progress=progress)
+    if not _scores_are_current(out, [str(p) for p in paths], life, assume_rules):
+        score(paths, out, life=life, jobs=jobs, force=force, progress=progress, engine=engine,
+              scheduler=scheduler, assume_rules=assume_rules)
     games = pd.read_parquet(out / GAMES_FILE, columns=GAME_COLUMNS + ["status", "result_kind",
                                                                       "duplicate_of"])
     scores = pd.read_parquet(out / SCORES_FILE, columns=SCORE_COLUMNS + ["komi_source"])

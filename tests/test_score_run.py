@@ -96,3 +96,13 @@ def test_cli_score_then_sql(collection, tmp_path, capsys):
 def test_cli_errors_are_one_line_on_stderr(collection, tmp_path, capsys):
     assert main(["score", str(collection), "--out", str(tmp_path / "run"), "--rules", "chess"]) == 2
     assert capsys.readouterr().err.startswith("rulelab: Unknown ruleset 'chess'")
+
+
+def test_assumed_rules_give_records_without_rules_their_own_row(tmp_path):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "title.sgf").write_text(WALLS.replace("RU[Chinese]KM[7.5]RE[W+12.5]", "KM[4.5]RE[W+9.5]"))
+    summary = validate([folder], tmp_path / "run", jobs=1, assume_rules="japanese")
+    assert summary.loc["all", "games"] == 1 and summary.loc["all", "exact"] == 1.0
+    record = read_scores(tmp_path / "run").query("komi_source == 'record'").iloc[0]
+    assert (record.ruleset, record.komi, record.margin) == ("japanese", 4.5, -9.5)
