@@ -14,6 +14,10 @@ Layers, surest first:
    decide inside a safely walled area (:mod:`rulelab.life.enclosure`), and groups
    shut in around one small eye space, which are read exactly
    (:mod:`rulelab.life.reading`) and may raise a rule flag (bent four in the corner).
+4. **Strings left in atari.** An undecided string in atari that the opponent can
+   take cleanly is captured and the rest of the board estimated again
+   (:mod:`rulelab.life.atari`): random play otherwise lets it escape in half of the
+   playouts and turns a lost race into a coin toss.
 
 The share of playouts in which a stone survives is kept as its *survival*; how far
 it is from one half is the estimate's confidence.
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rulelab.board import pad
+from rulelab.life.atari import cleanly_captured
 from rulelab.life.benson import pass_alive
 from rulelab.life.enclosure import settle_enclosed
 from rulelab.life.playout import SEKI_ROW, playout_counts
@@ -58,7 +63,8 @@ class Estimate:
     """bool ``(rows, cols)``: stones whose fate Benson's analysis proved."""
     survival: np.ndarray
     """float ``(rows, cols)``: share of playouts in which the stone kept its point
-    (1 or 0 for proven or exactly read stones, NaN on empty points)."""
+    (1 or 0 for proven or exactly read stones, 0 for strings taken in atari, NaN on
+    empty points)."""
     seki_share: np.ndarray
     """float ``(rows, cols)``: share of playouts ending in seki at the point (a shared
     liberty, or a stone whose string touches one)."""
@@ -123,6 +129,19 @@ def estimate_life(board: np.ndarray, to_move: int = BLACK, *, n_playouts: int = 
     >>> bool(estimate.dead[2, 6]), bool(estimate.dead[0, 1])
     (True, False)
     """
+    estimate = _estimate_in_place(board, to_move, n_playouts, seed)
+    captured = cleanly_captured(board, estimate.survival)
+    if not captured.any():
+        return estimate
+    rest = estimate_life(np.where(captured, EMPTY, board).astype(np.int8), to_move,
+                         n_playouts=n_playouts, seed=seed)
+    return Estimate(dead=rest.dead | captured, seki=rest.seki, proven=rest.proven,
+                    survival=np.where(captured, 0.0, rest.survival), seki_share=rest.seki_share,
+                    flags=rest.flags)
+
+
+def _estimate_in_place(board: np.ndarray, to_move: int, n_playouts: int, seed: int) -> Estimate:
+    """One pass of proof, playouts and corrections over ``board`` as it stands."""
     stones = board != EMPTY
     proof = pass_alive(board, suicide_legal=True)
     dead = stones & (proof.territory == 3 - board)

@@ -1,0 +1,93 @@
+"""Undecided strings left in atari: which captures are clean, and how the estimate uses them."""
+
+import numpy as np
+
+import rulelab.life.estimate as estimate_module
+from rulelab.life.atari import cleanly_captured
+from rulelab.life.estimate import estimate_life
+from rulelab.position import EMPTY, WHITE, board_from_diagram
+
+# White's two stones in the middle have one liberty, on the left; Black's stones
+# around them have plenty, and the capturing stone keeps two.
+RACE_LOST_IN_ATARI = """
+. . . . . .
+. X X X . .
+. O O O X .
+. X X X . .
+. . . . . .
+"""
+
+# Black's top stone and White's stone beside it each have one liberty: whoever moves
+# first captures, so neither is taken.
+MUTUAL_ATARI = """
+. X O .
+X O X .
+. . . .
+"""
+
+# Taking White's lone stone leaves the capturing stone one liberty: a ko, not a
+# clean capture.
+KO_CAPTURE = """
+. X O .
+X O . O
+. X O .
+"""
+
+# A finished 9x9 game: White's three stones on the left sit in atari in Black's area.
+WHITE_IN_ATARI_IN_BLACK_AREA = """
+. X . X . X X O .
+X X X X X X X O O
+X . . . . . X O .
+X . X X X . X O O
+X X O O O . X O .
+X . X X X . X O O
+X . . . . . X O .
+X X X X X X X O O
+. X . X . X X O .
+"""
+
+
+def coin_toss(board):
+    """Survival shares of a race the playouts could not decide."""
+    return np.where(board != EMPTY, 0.5, np.nan)
+
+
+def test_string_in_atari_in_an_undecided_race_is_taken():
+    board = board_from_diagram(RACE_LOST_IN_ATARI)
+    np.testing.assert_array_equal(cleanly_captured(board, coin_toss(board)), board == WHITE)
+
+
+def test_mutual_atari_is_left_to_whoever_moves_first():
+    board = board_from_diagram(MUTUAL_ATARI)
+    assert not cleanly_captured(board, coin_toss(board)).any()
+
+
+def test_capture_that_starts_a_ko_is_left_alone():
+    board = board_from_diagram(KO_CAPTURE)
+    assert not cleanly_captured(board, coin_toss(board)).any()
+
+
+def test_strings_the_playouts_decided_are_left_to_them():
+    board = board_from_diagram(RACE_LOST_IN_ATARI)
+    for share in (0.1, 0.9):
+        assert not cleanly_captured(board, np.where(board != EMPTY, share, np.nan)).any()
+
+
+def test_estimate_takes_the_string_off_and_estimates_the_rest_again(monkeypatch):
+    board = board_from_diagram(WHITE_IN_ATARI_IN_BLACK_AREA)
+    in_atari = (board == WHITE)
+    in_atari[:, 6:] = False
+    boards_seen = []
+
+    def take_white_in_atari(seen, survival):
+        boards_seen.append(seen.copy())
+        return in_atari & (seen == WHITE)
+
+    monkeypatch.setattr(estimate_module, "cleanly_captured", take_white_in_atari)
+    estimate = estimate_life(board)
+    without = np.where(in_atari, EMPTY, board).astype(np.int8)
+    assert len(boards_seen) == 2
+    np.testing.assert_array_equal(boards_seen[1], without)
+    np.testing.assert_array_equal(estimate.dead, in_atari)
+    assert (estimate.survival[in_atari] == 0).all()
+    assert estimate.confidence == estimate_life(without).confidence
