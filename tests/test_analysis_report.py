@@ -161,3 +161,18 @@ def test_draw_board_checks_masks_and_board():
         draw_board(SEKI, title="x", dead=np.zeros((2, 2), dtype=bool))
     with pytest.raises(InputError, match="0, 1 and 2"):
         neutral_points(np.full((3, 3), 5))
+
+
+def test_marks_are_the_points_the_scorer_counted():
+    from rulelab.position import Life, Position
+    from rulelab.scoring import analyse
+
+    position = Position.from_diagram("""
+        X . O
+        X . O
+        X . O
+    """)
+    classes = analyse(position, Life.all_alive(position.board)).classes
+    dame = points_that_differ(position.board, "dame_filling", classes=classes)
+    assert dame.tolist() == [[False, True, False]] * 3
+    assert not points_that_differ(position.board, "protective_moves", classes=classes).any()

@@ -13,6 +13,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Rectangle
 from scipy import ndimage
 
+from rulelab import scoring
 from rulelab.analysis.plots import new_figure
 from rulelab.errors import InputError
 from rulelab.position import BLACK, EMPTY, WHITE
@@ -95,15 +96,28 @@ def seki_eyes(board: np.ndarray, seki: np.ndarray) -> np.ndarray:
     return ((black ^ white) & ~free)[labels]
 
 
+CLASSES_BEHIND = {
+    "dame_filling": (scoring.OPEN_DAME,),
+    "seki_eyes": (scoring.SEKI_POINT_B, scoring.SEKI_POINT_W),
+    "protective_moves": (scoring.OWED_B, scoring.OWED_W),
+}
+"""Point classes of :func:`rulelab.scoring.analyse` behind each cause that is about points."""
+
+
 def points_that_differ(board: np.ndarray, cause: str, *, dead: np.ndarray | None = None,
-                       seki: np.ndarray | None = None) -> np.ndarray:
+                       seki: np.ndarray | None = None,
+                       classes: np.ndarray | None = None) -> np.ndarray:
     """The points behind ``cause`` (see :data:`~rulelab.analysis.attribution.CAUSES`).
 
-    Dame for ``dame_filling``, seki eyes for ``seki_eyes`` (needs ``seki``), dead stones
-    for ``dead_stones`` (needs ``dead``); causes that are not about points of the board
+    With ``classes`` (the scorer's point classes, :attr:`rulelab.scoring.BoardAnalysis.classes`)
+    dame, seki eyes and owed points are exactly those the scorer counted. Without them:
+    dame for ``dame_filling``, seki eyes for ``seki_eyes`` (needs ``seki``). Dead stones
+    for ``dead_stones`` need ``dead``; causes that are not about points of the board
     (komi, handicap, stones placed, tax) mark nothing.
     """
     board = _check_board(board)
+    if classes is not None and cause in CLASSES_BEHIND:
+        return np.isin(classes, CLASSES_BEHIND[cause]) & (board == EMPTY)
     if cause == "dame_filling":
         return neutral_points(board, dead)
     if cause == "seki_eyes" and seki is not None:

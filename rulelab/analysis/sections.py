@@ -228,8 +228,9 @@ def examples_section(analysis: Analysis, out: Workspace) -> Section:
     examples = clearest_examples(analysis.attribution, analysis.settings.examples_per_cause) \
         if not analysis.attribution.empty else pd.DataFrame()
     blocks = [Text("For each cause, the games where it alone best explains the flip, drawn with the "
-                   "points behind it marked (dame for dame filling, seki eyes, dead stones — as far "
-                   "as the tables carry dead-stone and seki masks).")]
+                   "points behind it marked: the dame, seki eyes and owed points the scorer counted, "
+                   "and the dead stones of the life verdict, decided again from the stored final "
+                   "position with the run's life method.")]
     if examples.empty:
         return Section("examples", "Worked examples", blocks + [Text("No disagreements to show.")])
     games = analysis.games.set_index("game_id")
@@ -238,8 +239,8 @@ def examples_section(analysis: Analysis, out: Workspace) -> Section:
         board = _grid(game, "board")
         if board is None:
             continue
-        dead, seki = _mask(game, "dead"), _mask(game, "seki")
-        marks = diagrams.points_that_differ(board, row.cause, dead=dead, seki=seki)
+        dead, seki, classes = _verdict(game, analysis.run)
+        marks = diagrams.points_that_differ(board, row.cause, dead=dead, seki=seki, classes=classes)
         parts = ", ".join(f"{c} {getattr(row, c):+g}" for c in CAUSES if getattr(row, c) != 0)
         title = (f"{row.game_id}: {row.ruleset_a} {row.winner_a} ({row.margin_a:+g}) vs "
                  f"{row.ruleset_b} {row.winner_b} ({row.margin_b:+g})\nmain cause: {row.cause}")
@@ -260,9 +261,21 @@ def _grid(game: pd.Series, column: str) -> np.ndarray | None:
     return Position.board_from_bytes(bytes(data), int(game["board_rows"]), int(game["board_cols"]))
 
 
-def _mask(game: pd.Series, column: str) -> np.ndarray | None:
-    grid = _grid(game, column)
-    return None if grid is None else grid != 0
+def _verdict(game: pd.Series, run: Run) -> tuple[np.ndarray | None, ...]:
+    """Dead stones, seki and the scorer's point classes of a game, decided again from its
+    stored final position with the life method the run used (the tables hold no masks).
+    Nothing when the games table lacks the position columns."""
+    from rulelab.life import decide_life
+    from rulelab.score_run import POSITION_COLUMNS, position_from_row
+    from rulelab.scoring import analyse
+
+    row = {**game.to_dict(), "game_id": game.name}
+    if not set(POSITION_COLUMNS) <= set(row):
+        return None, None, None
+    life = run.table_metadata.get("scores.parquet", {}).get("options", {}).get("life", "auto")
+    position = position_from_row(row)
+    verdict = decide_life(position, life)
+    return verdict.dead, verdict.seki, analyse(position, verdict).classes
 
 
 def margins_section(analysis: Analysis, out: Workspace) -> Section:
