@@ -168,11 +168,11 @@ def test_marks_are_the_points_the_scorer_counted():
     from rulelab.scoring import analyse
 
     position = Position.from_diagram("""
-        X . O
-        X . O
-        X . O
+        . X . O .
+        . X . O .
+        . X . O .
     """)
     classes = analyse(position, Life.all_alive(position.board)).classes
     dame = points_that_differ(position.board, "dame_filling", classes=classes)
-    assert dame.tolist() == [[False, True, False]] * 3
+    assert dame.tolist() == [[False, False, True, False, False]] * 3
     assert not points_that_differ(position.board, "protective_moves", classes=classes).any()
