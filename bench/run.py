@@ -1,7 +1,15 @@
-"""``make bench``: rulelab's throughput as ratios against baselines measured in the same run.
+"""``make bench``: rulelab's throughput and memory as ratios against figures measured in the same run.
 
 Figures are written to ``bench/results.json`` and printed. Each ratio compares two
-measurements taken one after the other on this machine, so machine speed cancels out.
+measurements taken one after the other on this machine, so machine speed cancels out:
+
+- ingest and the whole pipeline (ingest + life and death + every ruleset) against the
+  plain baseline, sgfmill parse + sgfmill ``Board`` replay of the same games;
+- peak memory of the whole process tree on a tenth of dev-mixed and on all of it;
+- rulelab against GNU Go counting the same finished games (skipped without ``gnugo``).
+
+Every run starts from an empty run folder: parts left by an earlier run would be reused
+and make the figures meaningless.
 """
 
 from __future__ import annotations
@@ -9,16 +17,21 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from bench.baseline import run_baseline
+from bench.gnugo import bench_gnugo
+from bench.memory import peak_tree_rss, sample_archive
 from rulelab import __version__
 from rulelab.ingest import ingest
+from rulelab.score_run import score
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 RESULTS = Path(__file__).resolve().parent / "results.json"
+RULELAB = [sys.executable, "-m", "rulelab.cli"]
 
 
 def timed(func, *args, **kwargs):
@@ -27,19 +40,41 @@ def timed(func, *args, **kwargs):
     return value, time.perf_counter() - started
 
 
-def bench_ingest(archive: Path) -> dict:
-    """Ingest throughput on kgs-dev vs sgfmill parse + sgfmill Board replay (issue: foundation)."""
-    (games, parsed), baseline_s = timed(run_baseline, str(archive))
+def fresh_run(func, inputs: list[str], **options) -> tuple[dict, float]:
+    """``func`` (ingest or score) into a new, empty run folder; its manifest and wall time."""
+    with tempfile.TemporaryDirectory(prefix="rulelab-bench-") as out:
+        return timed(func, inputs, out, **options)
+
+
+def bench_throughput(sample: Path) -> dict:
+    """Games per second of ingest and of the whole pipeline against the sgfmill baseline."""
+    (games, parsed), baseline_s = timed(run_baseline, str(sample))
+    baseline = games / baseline_s
     figures = {"games": games, "baseline_sgfmill_parsed": parsed,
-               "baseline_games_per_s": round(games / baseline_s, 1)}
-    for jobs in (1, 2):
-        with tempfile.TemporaryDirectory() as out:
-            ingest([str(archive)], out, jobs=jobs)  # warm numba's on-disk cache outside the timing
-            manifest, seconds = timed(ingest, [str(archive)], out, jobs=jobs, force=True)
+               "baseline_games_per_s": round(baseline, 1)}
+    runs = [("ingest_jobs1", ingest, {"jobs": 1}), ("ingest_jobs2", ingest, {"jobs": 2}),
+            ("pipeline_jobs2", score, {"jobs": 2})]
+    for name, func, options in runs:
+        manifest, seconds = fresh_run(func, [str(sample)], **options)
         found = manifest["counts"]["games_found"]
-        figures[f"rulelab_jobs{jobs}_games_per_s"] = round(found / seconds, 1)
-        figures[f"ratio_jobs{jobs}_vs_baseline"] = round((found / seconds) / (games / baseline_s), 2)
-        figures[f"rulelab_jobs{jobs}_ok"] = manifest["counts"]["games_ok"]
+        figures[f"{name}_games_per_s"] = round(found / seconds, 1)
+        figures[f"{name}_vs_baseline"] = round(found / seconds / baseline, 2)
+        figures[f"{name}_games_ok"] = manifest["counts"]["games_ok"]
+    return figures
+
+
+def bench_memory(collection: Path, every: int, folder: Path) -> dict:
+    """Peak tree RSS of ``rulelab ingest`` on one ``every``-th of ``collection`` and on all of it."""
+    sample = folder / f"one-in-{every}.tar"
+    sample_archive(collection, sample, every)
+    figures = {}
+    for name, source in (("sample", sample), ("full", collection)):
+        with tempfile.TemporaryDirectory(prefix="rulelab-bench-") as out:
+            measured = peak_tree_rss(RULELAB + ["ingest", str(source), "--out", out, "--jobs", "2"])
+            manifest = json.loads((Path(out) / "manifest.json").read_text())
+        figures[name] = {"games": manifest["counts"]["games_found"], **measured}
+    figures["games_ratio"] = round(figures["full"]["games"] / figures["sample"]["games"], 2)
+    figures["peak_ratio"] = round(figures["full"]["peak_tree_rss_mib"] / figures["sample"]["peak_tree_rss_mib"], 3)
     return figures
 
 
@@ -47,19 +82,49 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", type=Path, default=CORPORA)
     args = parser.parse_args(argv)
-    archive = args.corpora / "kgs-dev.tar.xz"
-    if not archive.is_file():
-        print(f"bench: {archive} not found; the benchmarks need ../shared/corpora")
+    kgs, mixed = args.corpora / "kgs-dev.tar.xz", args.corpora / "dev-mixed.tar.xz"
+    missing = [path for path in (kgs, mixed) if not path.is_file()]
+    if missing:
+        print(f"bench: {missing[0]} not found; the benchmarks need ../shared/corpora")
         return 1
-    results = {
-        "rulelab_version": __version__,
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "ingest_kgs_dev": bench_ingest(archive),
-    }
+    results = {"rulelab_version": __version__, "python": platform.python_version(),
+               "machine": platform.machine()}
+    with tempfile.TemporaryDirectory(prefix="rulelab-bench-") as scratch:
+        folder = Path(scratch)
+        kgs_sample, warm_up = folder / "kgs-one-in-2.tar", folder / "kgs-one-in-500.tar"
+        sample_archive(kgs, kgs_sample, 2)
+        sample_archive(kgs, warm_up, 500)
+        fresh_run(score, [str(warm_up)], jobs=1)  # fill numba's on-disk cache outside any timing
+        sections = [("throughput_kgs_one_in_2", lambda: bench_throughput(kgs_sample)),
+                    ("memory_dev_mixed", lambda: bench_memory(mixed, 10, folder)),
+                    ("gnugo_50_counted_kgs_games", lambda: bench_gnugo(kgs, folder / "gnugo"))]
+        (folder / "gnugo").mkdir()
+        for name, section in sections:
+            results[name], seconds = timed(section)
+            print(f"bench: {name} done in {seconds:.0f} s", file=sys.stderr, flush=True)
     RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
     print(json.dumps(results, indent=2, sort_keys=True))
+    print(summary(results))
     return 0
+
+
+def summary(results: dict) -> str:
+    """The headline ratios, one line each."""
+    speed, memory = results["throughput_kgs_one_in_2"], results["memory_dev_mixed"]
+    gnugo = results["gnugo_50_counted_kgs_games"]
+    lines = [
+        f"ingest    {speed['ingest_jobs1_vs_baseline']}x the sgfmill baseline with 1 job, "
+        f"{speed['ingest_jobs2_vs_baseline']}x with 2 ({speed['games']:,} KGS games)",
+        f"pipeline  {speed['pipeline_jobs2_vs_baseline']}x the sgfmill baseline with 2 jobs "
+        "(ingest + life and death + every ruleset)",
+        f"memory    peak {memory['full']['peak_tree_rss_mib']} MiB for {memory['full']['games']:,} games, "
+        f"{memory['sample']['peak_tree_rss_mib']} MiB for {memory['sample']['games']:,}: "
+        f"{memory['peak_ratio']}x the memory for {memory['games_ratio']}x the games",
+        f"GNU Go    {gnugo['ratio_cpu']}x GNU Go's positions per CPU second, one process each; "
+        f"{gnugo['ratio_score_run_wall']}x in wall time for 'rulelab score --jobs 2'"
+        if "skipped" not in gnugo else f"GNU Go    skipped: {gnugo['skipped']}",
+    ]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import json
 import sys
 
 from . import __version__
+from .engines import ENGINES
 from .errors import RulelabError
 
 LIFE_METHODS = ("auto", "estimate", "markup", "gnugo")
@@ -22,7 +23,13 @@ def _add_inputs(parser: argparse.ArgumentParser, out_required: bool = True) -> N
     parser.add_argument("--out", required=out_required, metavar="DIR", help="run folder for the tables")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: one per core)")
-    parser.add_argument("--force", action="store_true", help="overwrite existing results")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite existing results (parts of unchanged inputs are reused)")
+    parser.add_argument("--engine", choices=ENGINES, default="local",
+                        help="where the work runs: local worker processes (default) or a Dask cluster")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 "
+                             "(with --engine dask; default: start a local cluster)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,6 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--rules", metavar="LIST", help="comma-separated rulesets (default: every preset)")
     score.add_argument("--komi", type=float, metavar="K", help="score every ruleset at this komi")
     score.add_argument("--life", choices=LIFE_METHODS, default="auto", help="how dead stones are decided")
+    score.add_argument("--assume-rules", metavar="NAME",
+                       help="rules of records that name none (e.g. japanese for Japanese title games)")
+
+    validate = commands.add_parser(
+        "validate", help="compare counts under each record's rules with its recorded result")
+    _add_inputs(validate, out_required=False)
+    validate.add_argument("--life", choices=LIFE_METHODS, default="auto", help="how dead stones are decided")
+    validate.add_argument("--assume-rules", metavar="NAME", help="rules of records that name none")
 
     sql = commands.add_parser("sql", help="run SQL over a run folder's tables (views: games, scores)")
     sql.add_argument("dir", metavar="DIR")
@@ -63,7 +78,7 @@ def _ingest(args) -> int:
     from .ingest import ingest
 
     manifest = ingest(args.paths, args.out, jobs=args.jobs, force=args.force,
-                      superko=args.superko, progress=True)
+                      superko=args.superko, progress=True, engine=args.engine, scheduler=args.scheduler)
     _summary(manifest)
     return 0
 
@@ -73,8 +88,25 @@ def _score(args) -> int:
 
     rules = args.rules.split(",") if args.rules else None
     manifest = score(args.paths, args.out, rules=rules, komi=args.komi, life=args.life,
-                     jobs=args.jobs, force=args.force, progress=True)
+                     jobs=args.jobs, force=args.force, progress=True, engine=args.engine,
+                     scheduler=args.scheduler, assume_rules=args.assume_rules)
     _summary(manifest)
+    return 0
+
+
+def _validate(args) -> int:
+    import tempfile
+
+    from .validate import validate
+
+    with tempfile.TemporaryDirectory(prefix="rulelab-validate-") as scratch:
+        out = args.out or scratch
+        summary = validate(args.paths, out, life=args.life, jobs=args.jobs, force=args.force,
+                           progress=True, engine=args.engine, scheduler=args.scheduler,
+                           assume_rules=args.assume_rules)
+        print(summary.to_string())
+        if args.out:
+            print(f"disagreements: {out}/validation.parquet")
     return 0
 
 
@@ -95,7 +127,7 @@ def _summary(manifest: dict) -> None:
     print(json.dumps(manifest["counts"], indent=2, sort_keys=True))
 
 
-COMMANDS = {"ingest": _ingest, "score": _score, "sql": _sql}
+COMMANDS = {"ingest": _ingest, "score": _score, "validate": _validate, "sql": _sql}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,33 +1,40 @@
 """Ingest: input paths → the games table (one row per game found) and a manifest.
 
-Files stream from :mod:`rulelab.sources` in batches into worker processes
-(:mod:`rulelab.runner`); rows come back in input order and are written in row groups,
-so memory stays flat however large the collection is.
+Files stream from :mod:`rulelab.sources`, cut into units (:mod:`rulelab.units`), to
+workers of an engine (:mod:`rulelab.engines`: local processes or a Dask cluster); each
+unit's rows are checkpointed as a part file (:mod:`rulelab.checkpoint`), and the table
+is assembled from the parts in input order. Memory stays flat however large the
+collection is, and a run interrupted or repeated makes only the parts it lacks.
 """
 
 from __future__ import annotations
 
+import json
 import platform
 import sys
 import time
-from collections import Counter
 from functools import partial
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Sequence
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from . import __version__
+from .checkpoint import PartStore, RunResult, Stage, publish_table, run_units, table_digest
+from .duplicates import first_copies, mark_duplicates
+from .engines import open_engine
 from .errors import InputError
 from .records import failure_rows, file_rows
-from .runner import batched, default_jobs, ordered_map
+from .runner import ordered_map
 from .sources import FileFailure, RawFile, describe_inputs, iter_files
-from .tables import GAMES_SCHEMA, TableWriter, write_json_atomic
+from .tables import GAMES_SCHEMA, write_json_atomic
+from .units import plan_units
 
 GAMES_FILE = "games.parquet"
 MANIFEST_FILE = "manifest.json"
-BATCH_FILES = 64
-BATCH_BYTES = 4 << 20
 
 
 def _rows_of_batch(batch: list[RawFile | FileFailure], superko: bool) -> list[dict]:
@@ -38,23 +45,65 @@ def _rows_of_batch(batch: list[RawFile | FileFailure], superko: bool) -> list[di
     return rows
 
 
-def _size(item: RawFile | FileFailure) -> int:
-    return len(item.data) if isinstance(item, RawFile) else 0
+def games_stage(superko: bool) -> Stage:
+    """The games table made unit by unit: a unit's files → one row per game."""
+    return Stage("games", GAMES_SCHEMA, partial(_rows_of_batch, superko=superko),
+                 {"superko": superko}, environment())
 
 
-def iter_game_rows(paths: Iterable[str], *, jobs: int = 1, superko: bool = False) -> Iterator[list[dict]]:
-    """Batches of games-table rows, in input order, with ``duplicate_of`` filled in."""
-    first_seen: dict[str, str] = {}
-    batches = batched(iter_files(paths), BATCH_FILES, BATCH_BYTES, _size)
-    for rows in ordered_map(partial(_rows_of_batch, superko=superko), batches, jobs):
-        for row in rows:
-            where = row["source_path"] + (f":{row['archive_member']}" if row["archive_member"] else "")
-            if row["game_index"] is not None:
-                where += f"#{row['game_index']}"
-            original = first_seen.setdefault(row["game_id"], where)
-            if original != where:
-                row["duplicate_of"] = original
-        yield rows
+def run_pipeline(paths: list[str], out: Path, stages: Sequence[Stage], engine, progress: bool) -> RunResult:
+    """Every unit of ``paths`` through ``stages`` on ``engine``, checkpointed under ``out``."""
+    bar = _progress_bar(progress, "games")
+    try:
+        return run_units(plan_units(iter_files(paths)), stages, PartStore(out), engine,
+                         on_done=lambda made: bar.update(made.get("games", 0)))
+    finally:
+        bar.close()
+
+
+def publish_games(paths: list[str], out: Path, run: RunResult, options: dict, engine: dict,
+                  seconds: float) -> dict:
+    """Assemble ``out/games.parquet`` from the run's parts and write the manifest.
+
+    A table already assembled from the same parts is left as it is.
+    """
+    store = PartStore(out)
+    keys = run.keys["games"]
+    meta = provenance("ingest", paths, options)
+    digest = table_digest(keys, meta)
+    if not (out / GAMES_FILE).is_file() or _recorded_digest(out, "games") != digest:
+        first = first_copies(store.read("games", key, ["game_id"])["game_id"] for key in keys)
+        publish_table(store, "games", keys, out / GAMES_FILE, GAMES_SCHEMA, meta,
+                      lambda groups: mark_duplicates(groups, first))
+    store.prune("games", keys)
+    games = pq.read_table(out / GAMES_FILE, columns=["status", "duplicate_of"])
+    statuses = {row["values"]: row["counts"] for row in pc.value_counts(games["status"]).to_pylist()}
+    found = games.num_rows
+    manifest = {
+        **meta,
+        "options": {**meta["options"], "jobs": engine["workers"]},
+        "counts": {
+            "games_found": found,
+            "games_ok": statuses.get("ok", 0),
+            "games_failed": found - statuses.get("ok", 0),
+            "by_status": dict(sorted(statuses.items())),
+            "duplicates": games.num_rows - games["duplicate_of"].null_count,
+        },
+        "timings": {"ingest_seconds": round(seconds, 3),
+                    "games_per_second": round(found / seconds, 1) if seconds else None},
+        "environment": environment(),
+        "engine": engine,
+        "units": run.summary("games"),
+        "tables": {"games": GAMES_FILE},
+        "parts": {"games": digest},
+    }
+    write_json_atomic(out / MANIFEST_FILE, manifest)
+    return manifest
+
+
+def _recorded_digest(out: Path, table: str) -> str | None:
+    manifest = out / MANIFEST_FILE
+    return json.loads(manifest.read_text()).get("parts", {}).get(table) if manifest.is_file() else None
 
 
 def check_output_folder(paths: Iterable[str], out: Path, files: Iterable[str], force: bool) -> None:
@@ -80,7 +129,8 @@ def provenance(command: str, paths: list[str], options: dict) -> dict:
 
 
 def ingest(paths: Iterable[str], out: str | Path, *, jobs: int | None = None,
-           force: bool = False, superko: bool = False, progress: bool = False) -> dict:
+           force: bool = False, superko: bool = False, progress: bool = False,
+           engine: str = "local", scheduler: str | None = None) -> dict:
     """Read every game under ``paths`` and write ``out/games.parquet`` and ``out/manifest.json``.
 
     Parameters
@@ -93,53 +143,36 @@ def ingest(paths: Iterable[str], out: str | Path, *, jobs: int | None = None,
     jobs : int, optional
         Worker processes (default: one per core).
     force : bool
-        Overwrite existing results.
+        Overwrite existing results. Parts of inputs that did not change are reused,
+        so re-running on a grown collection reads only its new and changed files.
     superko : bool
         Also flag positional-superko repetitions during replay.
     progress : bool
         Show a progress bar on standard error.
+    engine : {'local', 'dask'}
+        Where the work runs (see :func:`rulelab.engines.open_engine`).
+    scheduler : str, optional
+        Address of a Dask scheduler; without one, ``engine='dask'`` starts a local cluster.
 
     Returns
     -------
     dict
         The manifest written to ``out/manifest.json``.
+
+    Notes
+    -----
+    Each unit's rows are kept under ``out/parts/``; a run that was interrupted resumes
+    from them when the same command is run again.
     """
     paths = [str(p) for p in paths]
     out = Path(out)
     check_output_folder(paths, out, [GAMES_FILE, MANIFEST_FILE], force)
     out.mkdir(parents=True, exist_ok=True)
-    jobs = jobs or default_jobs()
     started = time.perf_counter()
-    meta = provenance("ingest", paths, {"superko": superko})
-    statuses: Counter = Counter()
-    duplicates = 0
-    bar = _progress_bar(progress, "games")
-    with TableWriter(out / GAMES_FILE, GAMES_SCHEMA, meta) as writer:
-        for rows in iter_game_rows(paths, jobs=jobs, superko=superko):
-            writer.write(rows)
-            statuses.update(row["status"] for row in rows)
-            duplicates += sum(row["duplicate_of"] is not None for row in rows)
-            bar.update(len(rows))
-    bar.close()
-    seconds = time.perf_counter() - started
-    found = sum(statuses.values())
-    manifest = {
-        **meta,
-        "options": {**meta["options"], "jobs": jobs},
-        "counts": {
-            "games_found": found,
-            "games_ok": statuses["ok"],
-            "games_failed": found - statuses["ok"],
-            "by_status": dict(sorted(statuses.items())),
-            "duplicates": duplicates,
-        },
-        "timings": {"ingest_seconds": round(seconds, 3),
-                    "games_per_second": round(found / seconds, 1) if seconds else None},
-        "environment": environment(),
-        "tables": {"games": GAMES_FILE},
-    }
-    write_json_atomic(out / MANIFEST_FILE, manifest)
-    return manifest
+    with open_engine(engine, jobs=jobs, scheduler=scheduler) as runner:
+        run = run_pipeline(paths, out, [games_stage(superko)], runner, progress)
+        where = runner.describe()
+    return publish_games(paths, out, run, {"superko": superko}, where, time.perf_counter() - started)
 
 
 def environment() -> dict:
@@ -171,12 +204,11 @@ def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
     path = Path(path)
     if (path / GAMES_FILE).is_file():
         return pd.read_parquet(path / GAMES_FILE)
-    import pyarrow as pa
-
-    batches = [pa.Table.from_pylist(rows, schema=GAMES_SCHEMA)
-               for rows in iter_game_rows([str(path)], jobs=jobs)]
-    table = pa.concat_tables(batches) if batches else GAMES_SCHEMA.empty_table()
-    return table.to_pandas()
+    units = (unit.items for unit in plan_units(iter_files([str(path)])))
+    tables = [pa.Table.from_pylist(rows, schema=GAMES_SCHEMA)
+              for rows in ordered_map(partial(_rows_of_batch, superko=False), units, jobs)]
+    first = first_copies(table["game_id"] for table in tables)
+    return pa.concat_tables([GAMES_SCHEMA.empty_table(), *mark_duplicates(tables, first)]).to_pandas()
 
 
 def _progress_bar(enabled: bool, unit: str):

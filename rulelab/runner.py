@@ -1,18 +1,25 @@
-"""Ordered, bounded parallel map over worker processes.
+"""Bounded parallel maps over worker processes.
 
-Results come back in input order (so outputs are deterministic whatever the number of
-jobs), and at most a few batches per worker are in flight (so memory does not grow with
-the size of the collection). ``jobs=1`` runs in this process, which is what tests and
-debuggers want.
+At most a few tasks per worker are in flight, so memory does not grow with the size of
+the collection. :func:`ordered_map` yields results in input order (for callers that
+stream rows straight into a table); :func:`bounded_map` yields them as they finish
+(for callers whose results are already checkpointed and only counted). ``jobs=1`` runs
+in this process, which is what tests and debuggers want.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
+import time
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TypeVar
+
+from .errors import RulelabError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -23,16 +30,55 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+@contextmanager
+def process_pool(jobs: int) -> Iterator[Executor]:
+    """A pool of ``jobs`` fresh worker processes, stopped without waiting on any error.
+
+    A worker that dies (killed, out of memory) becomes a :class:`RulelabError` that says
+    how to carry on, instead of a traceback; workers end themselves when this process
+    dies, instead of lingering as orphans.
+    """
+    # forkserver: workers start from a clean process, not a fork of one holding
+    # Arrow writer threads and open files.
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("forkserver"),
+                               initializer=_exit_with, initargs=(os.getpid(),))
+    try:
+        yield pool
+    except BrokenProcessPool as error:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise RulelabError(f"a worker process stopped unexpectedly ({error}); "
+                           "run the same command again to resume") from None
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    else:
+        pool.shutdown(wait=True)
+
+
+def _exit_with(parent: int) -> None:
+    """End this worker soon after ``parent`` is gone.
+
+    A pool's workers otherwise wait for work forever when the process that owns them
+    is killed outright (SIGKILL, out of memory), holding memory and cores.
+    """
+    def watch() -> None:
+        while True:
+            time.sleep(0.2)
+            try:
+                os.kill(parent, 0)
+            except OSError:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def ordered_map(func: Callable[[T], R], items: Iterable[T], jobs: int = 1,
                 in_flight_per_job: int = 3) -> Iterator[R]:
     """Apply ``func`` to each item in worker processes, yielding results in input order."""
     if jobs <= 1:
         yield from map(func, items)
         return
-    # forkserver: workers start from a clean process, not a fork of one holding
-    # Arrow writer threads and open files.
-    context = multiprocessing.get_context("forkserver")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with process_pool(jobs) as pool:
         pending: deque = deque()
         for item in items:
             pending.append(pool.submit(func, item))
@@ -42,16 +88,28 @@ def ordered_map(func: Callable[[T], R], items: Iterable[T], jobs: int = 1,
             yield pending.popleft().result()
 
 
-def batched(items: Iterable[T], max_items: int, max_weight: int = 0,
-            weight: Callable[[T], int] = lambda _: 0) -> Iterator[list[T]]:
-    """Group items into lists of at most ``max_items`` and (if given) ``max_weight``."""
-    batch: list[T] = []
-    total = 0
+def bounded_map(submit: Callable[[T], object], items: Iterable[T], in_flight: int,
+                wait_any: Callable = lambda futures: wait(futures, return_when=FIRST_COMPLETED),
+                weight: Callable[[T], int] = lambda item: 0, max_weight: int = 0) -> Iterator:
+    """Submit items while fewer than ``in_flight`` (and, if given, less than ``max_weight``
+    of ``weight``) are running; yield results as they finish.
+
+    ``submit`` returns a future and ``wait_any`` splits a set of futures into
+    ``(done, not_done)`` once one finishes, so the same loop drives
+    :mod:`concurrent.futures` and ``dask.distributed`` futures.
+    """
+    pending: dict = {}
+
+    def finished() -> list:
+        done, _ = wait_any(set(pending))
+        for future in done:
+            del pending[future]
+        return [future.result() for future in done]
+
     for item in items:
-        batch.append(item)
-        total += weight(item)
-        if len(batch) >= max_items or (max_weight and total >= max_weight):
-            yield batch
-            batch, total = [], 0
-    if batch:
-        yield batch
+        pending[submit(item)] = weight(item)
+        while len(pending) >= in_flight or (max_weight and sum(pending.values()) >= max_weight):
+            yield from finished()
+    while pending:
+        yield from finished()
+

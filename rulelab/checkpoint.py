@@ -1,0 +1,314 @@
+"""Resumable, incremental runs: every unit's rows checkpointed as a part file.
+
+A run cuts its inputs into units (:mod:`rulelab.units`) and passes each through a
+chain of stages (games, then scores), each making one table's rows for the unit. The
+rows are written by whichever worker made them to ``DIR/parts/<table>/<key>.parquet``
+under a temporary name and renamed into place, so a part on disk is always whole. The
+key hashes the unit's inputs (paths and content hashes), the stage's options and the
+code and libraries that made it: a part is reused exactly when making it again would
+give the same rows. A run stopped at any moment (Ctrl-C, a killed worker or process)
+loses only the parts in flight; running the same command again makes just the
+missing parts. The published tables are then assembled from the parts in input order,
+so they are the same bytes whatever the engine, the number of workers, or how often
+the run was interrupted.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import json
+import os
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Sequence
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .errors import RulelabError
+from .tables import TableWriter
+from .units import Unit, derive_key
+
+PARTS_FOLDER = "parts"
+ROWS_PER_GROUP = 4096
+"""Rows per row group of an assembled table: parts are small, readers like big groups."""
+SLICE_ROWS = 512
+"""Rows a stage turns into Arrow, or reads from the previous stage, at a time."""
+PACKAGE = Path(__file__).resolve().parent
+
+
+def code_fingerprint(module: str) -> str:
+    """SHA-256 of the source of ``module`` and of every rulelab module it imports, however deep.
+
+    Parts made by other code are never reused, while edits to modules a stage does
+    not use (the analyses, say) leave its parts valid. The files are read each time
+    (a few milliseconds), so a long-lived session sees edits made since it started.
+    """
+    found = source_files(module)
+    digest = hashlib.sha256()
+    for name in sorted(found):
+        digest.update(f"{name}\0".encode() + hashlib.sha256(found[name].read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def source_files(module: str) -> dict[str, Path]:
+    """``module`` and the rulelab modules it imports, directly or not, with their files.
+
+    Imports are read from the source, so those made inside functions count too.
+    """
+    found: dict[str, Path] = {}
+    pending = [module]
+    while pending:
+        name = pending.pop()
+        path = _module_file(name)
+        if name in found or path is None:
+            continue
+        found[name] = path
+        pending.extend(_rulelab_imports(name, path, path.stat().st_mtime_ns))
+    return found
+
+
+def _module_file(name: str) -> Path | None:
+    """The source file of a rulelab module or package, if ``name`` is one."""
+    parts = name.split(".")
+    if parts[0] != PACKAGE.name:
+        return None
+    base = PACKAGE.joinpath(*parts[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _rulelab_imports(name: str, path: Path, modified_ns: int) -> tuple[str, ...]:
+    """Names of the modules (or candidate modules) the import statements of ``path`` name.
+
+    Cached per modification time: parsing is what costs, and files rarely change.
+    """
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    names = []
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            names += [base] + [f"{base}.{alias.name}" for alias in node.names]
+    return tuple(names)
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One table made unit by unit.
+
+    ``build`` turns the unit's input files (first stage) or the previous stage's rows
+    (later stages) into this table's rows; it must be a picklable module-level
+    function (or a ``functools.partial`` of one), since workers run it.
+    """
+
+    table: str
+    schema: pa.Schema
+    build: Callable[[list], list[dict]]
+    options: dict
+    """What, besides the code and its input, decides the rows (recorded in the key)."""
+    libraries: dict = field(default_factory=dict)
+    """Versions of the libraries the rows depend on (recorded in the key)."""
+    reads: tuple[str, ...] | None = None
+    """The columns of the previous stage's table that ``build`` uses (None: all)."""
+    code: str = field(init=False)
+    """:func:`code_fingerprint` of ``build``'s module where the stage was made (the client)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", code_fingerprint(self._module()))
+
+    def _module(self) -> str:
+        return getattr(self.build, "func", self.build).__module__
+
+    @property
+    def salt(self) -> str:
+        """Everything a part's key holds besides its input: table, options, libraries, code."""
+        return json.dumps({"table": self.table, "options": self.options, "libraries": self.libraries,
+                           "code": self.code}, sort_keys=True)
+
+    def check_code(self) -> None:
+        """Refuse to make parts with code other than the code their keys name.
+
+        A cluster whose workers run another rulelab than the client would otherwise
+        file their rows under the client's keys, to be reused as if they were right.
+        """
+        if code_fingerprint(self._module()) != self.code:
+            raise RulelabError(f"the rulelab code that makes the {self.table} table is not the code "
+                               "the run started with: it was edited during the run, or this worker "
+                               "has another rulelab installed than the client. Run again, with the "
+                               "same rulelab on every machine")
+
+
+class PartStore:
+    """The part files of one run folder, one subfolder per table."""
+
+    def __init__(self, run_folder: str | os.PathLike):
+        self.root = Path(run_folder).resolve() / PARTS_FOLDER
+
+    def path(self, table: str, key: str) -> Path:
+        return self.root / table / f"{key}.parquet"
+
+    def read(self, table: str, key: str, columns: list[str] | None = None) -> pa.Table:
+        return pq.read_table(self.path(table, key), columns=columns)
+
+    def prune(self, table: str, keep: Iterable[str]) -> None:
+        """Delete the parts of ``table`` not named in ``keep``, and leftover temporaries.
+
+        Parts of inputs since changed or removed, or made with other options or code,
+        would otherwise pile up run after run.
+        """
+        keep = {f"{key}.parquet" for key in keep}
+        folder = self.root / table
+        for path in folder.iterdir() if folder.is_dir() else ():
+            if path.name not in keep:
+                path.unlink(missing_ok=True)
+
+
+def write_part(path: str, batches: Iterable[list[dict]], schema: pa.Schema) -> int:
+    """Write one part from batches of rows, so that it appears whole or not at all; rows written.
+
+    The temporary name is unique to this write: two workers making the same part (a
+    task retried after its worker was lost) never write into each other's file.
+    """
+    final = Path(path)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = final.with_name(f".{final.name}.{uuid.uuid4().hex}.tmp")
+    count = 0
+    try:
+        with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+            for rows in batches:
+                writer.write_table(pa.Table.from_pylist(rows, schema=schema))
+                count += len(rows)
+        os.replace(tmp, final)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return count
+
+
+@dataclass(frozen=True)
+class UnitWork:
+    """What a worker does for one unit: the stages whose parts are missing, in order."""
+
+    items: tuple | None
+    """The unit's input files; None when the first stage's part exists already."""
+    size: int
+    """Bytes of file content in ``items``."""
+    steps: tuple[tuple[Stage, str, bool], ...]
+    """``(stage, part path, make it)``, up to the last stage to make."""
+
+
+def run_unit(work: UnitWork) -> dict[str, int]:
+    """Make the missing parts of one unit; the number of rows made per table.
+
+    Later stages read the previous stage's part back in slices of ``SLICE_ROWS`` rows,
+    so a unit holding one file of thousands of games needs the memory of a slice.
+    """
+    made = {}
+    for number, (stage, path, make) in enumerate(work.steps):
+        if not make:
+            continue
+        stage.check_code()
+        if number == 0:
+            rows = stage.build(list(work.items))
+            batches = (rows[start: start + SLICE_ROWS] for start in range(0, len(rows), SLICE_ROWS))
+        else:
+            previous = pq.ParquetFile(work.steps[number - 1][1])
+            batches = (stage.build(batch.to_pylist())
+                       for batch in previous.iter_batches(SLICE_ROWS, columns=stage.reads))
+        made[stage.table] = write_part(path, batches, stage.schema)
+    return made
+
+
+@dataclass
+class RunResult:
+    """What a run made: the part keys of each table in input order, and what was reused."""
+
+    keys: dict[str, list[str]]
+    units: int = 0
+    computed: Counter = field(default_factory=Counter)
+    """Units whose part was made in this run, per table."""
+
+    def summary(self, table: str) -> dict:
+        made = self.computed[table]
+        return {"units": self.units, "computed": made, "reused": self.units - made}
+
+
+def run_units(units: Iterable[Unit], stages: Sequence[Stage], store: PartStore, engine,
+              on_done: Callable[[dict], None] = lambda made: None) -> RunResult:
+    """Make every missing part of ``units`` through ``stages`` on ``engine``.
+
+    Units are planned as they stream in; a unit whose parts all exist costs nothing
+    but its key, and its files' bytes are dropped at once.
+    """
+    result = RunResult(keys={stage.table: [] for stage in stages})
+    scheduled: set[str] = set()
+
+    def works() -> Iterator[UnitWork]:
+        for unit in units:
+            result.units += 1
+            steps = []
+            key = unit.digest
+            for stage in stages:
+                key = derive_key(stage.salt, key)
+                result.keys[stage.table].append(key)
+                path = store.path(stage.table, key)
+                make = path.name not in scheduled and not path.is_file()
+                scheduled.add(path.name)
+                steps.append((stage, str(path), make))
+            todo = [number for number, (_, _, make) in enumerate(steps) if make]
+            if todo:
+                reads = steps[0][2]
+                yield UnitWork(unit.items if reads else None, unit.size if reads else 0,
+                               tuple(steps[: todo[-1] + 1]))
+
+    for made in engine.map(run_unit, works(), weight=lambda work: work.size):
+        result.computed.update(made.keys())
+        on_done(made)
+    return result
+
+
+def table_digest(keys: Sequence[str], provenance: dict) -> str:
+    """One name for a table assembled from these parts, in this order, with this provenance."""
+    return hashlib.sha256(json.dumps([list(keys), provenance], sort_keys=True).encode()).hexdigest()
+
+
+def iter_row_groups(store: PartStore, table: str, keys: Iterable[str],
+                    rows_per_group: int = ROWS_PER_GROUP) -> Iterator[pa.Table]:
+    """The parts' rows in order, regrouped into tables of about ``rows_per_group`` rows."""
+    held: list[pa.Table] = []
+    count = 0
+    for key in keys:
+        part = store.read(table, key)
+        held.append(part)
+        count += part.num_rows
+        if count >= rows_per_group:
+            yield pa.concat_tables(held)
+            held, count = [], 0
+    if held:
+        yield pa.concat_tables(held)
+
+
+def publish_table(store: PartStore, table: str, keys: Sequence[str], path: Path, schema: pa.Schema,
+                  provenance: dict,
+                  transform: Callable[[Iterator[pa.Table]], Iterator[pa.Table]] = lambda groups: groups) -> int:
+    """Assemble ``path`` from the parts named by ``keys``, in order, atomically; rows written.
+
+    Temporaries of an earlier writer of ``path`` that was killed are removed first.
+    """
+    for stale in path.parent.glob(f".{path.name}.*.tmp"):
+        stale.unlink(missing_ok=True)
+    with TableWriter(path, schema, provenance) as writer:
+        for group in transform(iter_row_groups(store, table, keys)):
+            writer.write(group.to_pylist())
+    return writer.rows

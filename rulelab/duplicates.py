@@ -1,0 +1,71 @@
+"""The same game found twice: ``duplicate_of`` points every later copy at the first.
+
+Which copy comes first depends on the whole collection, so pointers are filled in when
+the games table is assembled, not when a unit is read: units stay independent of each
+other (and reusable), and the pointers are the same however the work was split.
+Finding repeats needs only the ``game_id`` column (held as Arrow, a few tens of bytes a
+game); the copies' locations are kept only for the games that do repeat.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Iterable, Iterator
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .records import _where as location
+
+
+def first_copies(game_ids: Iterable[pa.Array | pa.ChunkedArray]) -> dict[int, int]:
+    """Row number of each repeated game → row number of its first copy.
+
+    Parameters
+    ----------
+    game_ids : iterable of Arrow string arrays
+        The ``game_id`` column of the games table, in consecutive pieces.
+
+    Examples
+    --------
+    >>> first_copies([pa.array(["a", "b"]), pa.array(["a", "c", "b", "a"])])
+    {2: 0, 4: 1, 5: 0}
+    """
+    chunks = [chunk for ids in game_ids
+              for chunk in (ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids])]
+    ids = pa.chunked_array(chunks, type=pa.string())
+    rows = pa.table({"game_id": ids, "row": pa.array(np.arange(len(ids), dtype=np.int64))})
+    groups = rows.group_by("game_id").aggregate([("row", "min"), ("row", "count")])
+    repeated = groups.filter(pc.greater(groups["row_count"], 1)).drop_columns("row_count")
+    if repeated.num_rows == 0:
+        return {}
+    copies = rows.join(repeated, "game_id", use_threads=False)
+    copies = copies.filter(pc.not_equal(copies["row"], copies["row_min"]))
+    return dict(sorted(zip(copies["row"].to_pylist(), copies["row_min"].to_pylist())))
+
+
+def mark_duplicates(tables: Iterable[pa.Table], first: dict[int, int]) -> Iterator[pa.Table]:
+    """``tables`` (consecutive pieces of the games table) with ``duplicate_of`` filled in.
+
+    ``first`` is :func:`first_copies` of the same rows. A pointer names the first
+    copy's file, archive member and index in the file, as ``path:member#index``.
+    """
+    originals = sorted(set(first.values()))
+    repeats = sorted(first)
+    where: dict[int, str] = {}
+    offset = 0
+    for table in tables:
+        end = offset + table.num_rows
+        for row in originals[bisect_left(originals, offset): bisect_left(originals, end)]:
+            found = table.slice(row - offset, 1).to_pylist()[0]
+            where[row] = location(found["source_path"], found["archive_member"], found["game_index"])
+        here = repeats[bisect_left(repeats, offset): bisect_left(repeats, end)]
+        if here:
+            pointers = [None] * table.num_rows
+            for row in here:
+                pointers[row - offset] = where[first[row]]
+            column = table.schema.get_field_index("duplicate_of")
+            table = table.set_column(column, table.schema.field(column), pa.array(pointers, pa.string()))
+        yield table
+        offset = end

@@ -1,0 +1,225 @@
+"""Score a run: the games table → the scores table (one row per game × ruleset).
+
+Positions come from the games table, never from a new replay. Each game's dead stones
+are decided once and reused for every ruleset; so is the region analysis of the board.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from functools import partial
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import pandas as pd
+
+from .checkpoint import PartStore, Stage, publish_table, table_digest
+from .engines import open_engine
+from .errors import RulelabError, RulesError
+from .ingest import (GAMES_FILE, MANIFEST_FILE, check_output_folder, environment, games_stage,
+                     provenance, publish_games, run_pipeline)
+from .life import decide_life
+from .position import BLACK, EMPTY, WHITE, Position
+from .rules import PRESETS, Ruleset, get_ruleset
+from .scoring import score_all
+from .tables import SCORES_SCHEMA, write_json_atomic
+
+SCORES_FILE = "scores.parquet"
+LIFE_METHODS = ("auto", "estimate", "markup", "gnugo")
+COLOUR = {"B": BLACK, "W": WHITE, None: EMPTY}
+POSITION_COLUMNS = [
+    "game_id", "status", "board", "board_rows", "board_cols", "territory_marks",
+    "captured_black", "captured_white", "placed_black", "placed_white", "passes_black",
+    "passes_white", "to_move", "last_placer", "ko_point", "handicap", "komi", "rules", "source",
+]
+# Servers whose records carry no RU but whose rules are known.
+RULES_BY_SOURCE = {"tygem": "korean"}
+# How a server counts under a rules name, where that differs from the preset: Tygem's
+# count is a plain count of the board, with no points refused for protective moves.
+COUNTING_BY_SOURCE = {("tygem", "korean"): {"refuse_owed": False}}
+
+
+def position_from_row(row: dict) -> Position:
+    """Rebuild the final position stored in a games-table row."""
+    rows, cols = row["board_rows"], row["board_cols"]
+    marks = row["territory_marks"]
+    ko = row["ko_point"]
+    return Position(
+        board=Position.board_from_bytes(row["board"], rows, cols),
+        captured_black=row["captured_black"],
+        captured_white=row["captured_white"],
+        placed_black=row["placed_black"],
+        placed_white=row["placed_white"],
+        passes_black=row["passes_black"],
+        passes_white=row["passes_white"],
+        to_move=COLOUR[row["to_move"]],
+        last_placer=COLOUR[row["last_placer"]],
+        ko_point=None if pd.isna(ko) else divmod(int(ko), cols),  # NaN from a pandas row
+        handicap=0 if pd.isna(row["handicap"]) else int(row["handicap"]),
+        territory_marks=None if marks is None else Position.board_from_bytes(marks, rows, cols),
+    )
+
+
+def record_ruleset(row: dict, assume_rules: str | None = None) -> tuple[str, Ruleset] | None:
+    """The rules the record was played under, as its server counts them, at the record's komi.
+
+    A record that names no rules takes its server's (``RULES_BY_SOURCE``), else
+    ``assume_rules`` — what the researcher knows of a collection (e.g. Japanese title games).
+    """
+    name = row["rules"] or RULES_BY_SOURCE.get(row["source"]) or assume_rules
+    if name is None or row["komi"] is None:
+        return None
+    try:
+        convention = COUNTING_BY_SOURCE.get((row["source"], name), {})
+        return name, get_ruleset(name, **convention).with_komi(row["komi"])
+    except RulesError:  # a komi the ruleset cannot have (e.g. not a multiple of 0.5)
+        return None
+
+
+def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
+               life: str = "auto", record: Ruleset | None = None) -> list[dict]:
+    """Score one position under several rulesets; one flat record per ruleset.
+
+    Parameters
+    ----------
+    position : Position
+        A final position (see :func:`position_from_row` to get one from a games table).
+    rulesets : sequence of Ruleset, optional
+        Defaults to every preset at its standard komi.
+    life : {'auto', 'estimate', 'markup', 'gnugo'}
+        How dead stones are decided.
+    record : Ruleset, optional
+        The record's own rules at its own komi, scored as an extra row.
+    """
+    rulesets = list(rulesets or PRESETS.values())
+    verdict = decide_life(position, life)
+    sources = ["standard"] * len(rulesets)
+    if record is not None:
+        rulesets.append(record)
+        sources.append("record")
+    breakdowns = score_all(position, verdict, rulesets)
+    return [{**b.to_record(), "komi_source": s} for b, s in zip(breakdowns, sources)]
+
+
+def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi_source: str,
+                 assume_rules: str | None = None) -> list[dict]:
+    out = []
+    for row in rows:
+        if row["status"] != "ok":
+            continue
+        record = record_ruleset(row, assume_rules) if komi_source == "standard" else None
+        record = record[1] if record else None
+        try:
+            scored = score_game(position_from_row(row), rulesets, life=life, record=record)
+        except Exception as error:  # one game that cannot be scored costs only its own rows
+            scored = failed_scores(rulesets, record, error)
+        for entry in scored:
+            if entry["komi_source"] == "standard":
+                entry["komi_source"] = komi_source
+            out.append({"game_id": row["game_id"], **entry})
+    return out
+
+
+def failed_scores(rulesets: Sequence[Ruleset], record: Ruleset | None, error: Exception) -> list[dict]:
+    """Rows that say why a game has no score, one per ruleset it should have had."""
+    status = getattr(error, "status", "internal_error")
+    message = f"{status}: {error}" if isinstance(error, RulelabError) else f"{status}: {error!r}"
+    labelled = [(r, "standard") for r in rulesets] + ([(record, "record")] if record else [])
+    return [{"ruleset": r.name, "komi": r.komi, "komi_source": source, "error": message}
+            for r, source in labelled]
+
+
+def resolve_rulesets(rules: Iterable[str] | None, komi: float | None) -> list[Ruleset]:
+    """Named presets (all by default), each at ``komi`` when one is given."""
+    chosen = [get_ruleset(name.strip()) for name in rules] if rules else list(PRESETS.values())
+    return [r.with_komi(komi) for r in chosen] if komi is not None else chosen
+
+
+def _current_ingest_options(out: Path, paths: list[str]) -> dict | None:
+    """The options of the ingest in ``out``, if it read exactly ``paths`` as they are now."""
+    manifest = out / MANIFEST_FILE
+    if not (out / GAMES_FILE).is_file() or not manifest.is_file():
+        return None
+    recorded = json.loads(manifest.read_text())
+    if recorded.get("inputs") != provenance("ingest", paths, {})["inputs"]:
+        return None
+    return {"superko": recorded.get("options", {}).get("superko", False)}
+
+
+def scores_stage(rulesets: Sequence[Ruleset], life: str, komi: float | None,
+                 assume_rules: str | None = None) -> Stage:
+    """The scores table made unit by unit: a unit's games rows → one row per ok game × ruleset."""
+    komi_source = "user" if komi is not None else "standard"
+    options = {"rules": [r.name for r in rulesets], "komi": komi, "life": life,
+               "assume_rules": assume_rules}
+    return Stage("scores", SCORES_SCHEMA,
+                 partial(_score_batch, rulesets=rulesets, life=life, komi_source=komi_source,
+                         assume_rules=assume_rules),
+                 options, environment(), reads=tuple(POSITION_COLUMNS))
+
+
+def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None = None,
+          komi: float | None = None, life: str = "auto", jobs: int | None = None,
+          force: bool = False, progress: bool = False, engine: str = "local",
+          scheduler: str | None = None, assume_rules: str | None = None) -> dict:
+    """Ingest (or reuse the ingest in ``out``) and write ``out/scores.parquet``.
+
+    Every ok game is scored under each ruleset (every preset by default, at its
+    standard komi or at ``komi``), and — at standard komi — also under the record's own
+    rules at the record's own komi (``komi_source='record'``); ``assume_rules`` names the
+    rules of records that name none and whose server is not known to imply any.
+
+    Games and scores are made unit by unit and checkpointed under ``out/parts/``, as
+    :func:`rulelab.ingest.ingest` describes: an interrupted run resumes, and a re-run
+    (with ``force``) makes only the parts of new or changed inputs. ``engine`` and
+    ``scheduler`` choose where the work runs (see :func:`rulelab.engines.open_engine`).
+
+    Returns
+    -------
+    dict
+        The updated manifest.
+    """
+    if life not in LIFE_METHODS:
+        raise RulesError(f"The 'life' parameter must be one of {LIFE_METHODS}; got {life!r}")
+    paths = [str(p) for p in paths]
+    out = Path(out)
+    rulesets = resolve_rulesets(rules, komi)
+    if assume_rules is not None:
+        assume_rules = get_ruleset(assume_rules).name
+    ingest_options = _current_ingest_options(out, paths)
+    if ingest_options is None:
+        check_output_folder(paths, out, [GAMES_FILE, MANIFEST_FILE, SCORES_FILE], force)
+        ingest_options = {"superko": False}
+    else:
+        check_output_folder(paths, out, [SCORES_FILE], force)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    stage = scores_stage(rulesets, life, komi, assume_rules)
+    with open_engine(engine, jobs=jobs, scheduler=scheduler) as runner:
+        run = run_pipeline(paths, out, [games_stage(**ingest_options), stage], runner, progress)
+        where = runner.describe()
+    seconds = time.perf_counter() - started
+    manifest = publish_games(paths, out, run, ingest_options, where, seconds)
+    store = PartStore(out)
+    keys = run.keys["scores"]
+    meta = provenance("score", paths, stage.options)
+    count = publish_table(store, "scores", keys, out / SCORES_FILE, SCORES_SCHEMA, meta)
+    store.prune("scores", keys)
+    manifest["score"] = {
+        "options": stage.options,
+        "rows": count,
+        "seconds": round(time.perf_counter() - started, 3),
+        "environment": environment(),
+        "units": run.summary("scores"),
+    }
+    manifest["tables"]["scores"] = SCORES_FILE
+    manifest["counts"]["scores_rows"] = count
+    manifest["parts"]["scores"] = table_digest(keys, meta)
+    write_json_atomic(out / MANIFEST_FILE, manifest)
+    return manifest
+
+
+def read_scores(path: str | Path) -> pd.DataFrame:
+    """The scores table of a run folder."""
+    return pd.read_parquet(Path(path) / SCORES_FILE)
