@@ -34,7 +34,8 @@ def printable(name: str | None) -> str | None:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def _where(path: str, member: str | None, index: int | None = None) -> str:
+def location(path: str, member: str | None, index: int | None = None) -> str:
+    """Where a game was read, as ``path:member#index`` (the form of errors and ``duplicate_of``)."""
     where = f"{path}:{member}" if member else path
     return where if index is None else f"{where}#{index}"
 
@@ -42,7 +43,7 @@ def _where(path: str, member: str | None, index: int | None = None) -> str:
 def failure_rows(failure: FileFailure) -> list[dict]:
     """The single row standing for a file (or archive member) that could not be read."""
     error = failure.error
-    where = printable(_where(failure.path, failure.member))
+    where = printable(location(failure.path, failure.member))
     return [
         games_row(
             game_id=hashlib.sha256(where.encode()).hexdigest()[:20],
@@ -59,7 +60,7 @@ def file_rows(raw: RawFile, *, superko: bool = False) -> list[dict]:
     sha = file_sha256(raw.data)
     base = dict(source_path=printable(raw.path), archive_member=printable(raw.member),
                 file_sha256=sha)
-    where = _where(base["source_path"], base["archive_member"])
+    where = location(base["source_path"], base["archive_member"])
     try:
         decoded = decode_sgf(raw.data)
         games, warnings = split_games(decoded.text)
@@ -97,10 +98,10 @@ def game_row(text: GameText, decoded: Decoded, base: dict, warnings: str | None,
         row.update(replayed(game, events, row, superko))
     except RulelabError as error:
         row["status"] = error.status
-        row["error"] = f"{_where(base['source_path'], base['archive_member'], text.index)}: {error}"
+        row["error"] = f"{location(base['source_path'], base['archive_member'], text.index)}: {error}"
     except Exception as error:  # a bug must cost one row, not the run
         row["status"] = "internal_error"
-        row["error"] = f"{_where(base['source_path'], base['archive_member'], text.index)}: {error!r}"
+        row["error"] = f"{location(base['source_path'], base['archive_member'], text.index)}: {error!r}"
     return row
 
 
