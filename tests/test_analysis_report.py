@@ -176,3 +176,25 @@ def test_marks_are_the_points_the_scorer_counted():
     dame = points_that_differ(position.board, "dame_filling", classes=classes)
     assert dame.tolist() == [[False, False, True, False, False]] * 3
     assert not points_that_differ(position.board, "protective_moves", classes=classes).any()
+
+
+@pytest.mark.slow
+def test_report_builds_end_to_end_from_records(corpora, tmp_path):
+    """Records → ingest → life → scores → report, on 60 real KGS games (counted and resigned)."""
+    import tarfile
+
+    from rulelab.score_run import score
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    with tarfile.open(corpora / "kgs-dev.tar.xz", "r|xz") as archive:
+        for count, member in enumerate(m for m in archive if m.name.endswith(".sgf")):
+            (folder / f"{count:02d}.sgf").write_bytes(archive.extractfile(member).read())
+            if count == 59:
+                break
+    score([folder], tmp_path / "run", jobs=1)
+    index = build_report(tmp_path / "run", tmp_path / "report", **FAST)
+    assert len(pd.read_parquet(tmp_path / "run" / "games.parquet")) == 60
+    built = files(index.parent)
+    assert {"report.md", "divergence_matrix.png", "komi_curves.png", "examples.csv"} <= set(built)
+    assert b"kgs" in built["report.md"]
