@@ -92,9 +92,9 @@ def game_row(text: GameText, decoded: Decoded, base: dict, warnings: str | None,
     try:
         game = parse_game(text.text)
         row.update(describe(game))
-        row["moves_hash"] = content_hash(game)
-        row["game_id"] = record_id(row)
         events = game_events(game)
+        row["moves_hash"] = content_hash(game, events)
+        row["game_id"] = record_id(row)
         row.update(replayed(game, events, row, superko))
     except RulelabError as error:
         row["status"] = error.status

@@ -415,12 +415,13 @@ def territory_marks(game: Game) -> np.ndarray | None:
     return None
 
 
-def content_hash(game: Game) -> str:
+def content_hash(game: Game, events: np.ndarray | None = None) -> str:
     """A stable id for the game itself: board size, setup and moves.
 
     Metadata is left out on purpose: two sources spell players, dates and results
     differently for the same game, while its moves are the same. Whitespace, file and
-    encoding do not change the hash.
+    encoding do not change the hash. A caller that already holds ``game_events(game)``
+    passes them as ``events`` so they are not built twice.
 
     Raises
     ------
@@ -436,5 +437,6 @@ def content_hash(game: Game) -> str:
     """
     rows, cols = game.size
     digest = hashlib.blake2b(f"{rows}x{cols};".encode(), digest_size=16)
-    digest.update(game_events(game).astype("<i2").tobytes())
+    events = game_events(game) if events is None else events
+    digest.update(events.astype("<i2").tobytes())
     return digest.hexdigest()
