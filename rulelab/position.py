@@ -50,6 +50,8 @@ class Position:
     """Handicap stones Black received (0 for an even game)."""
     territory_marks: np.ndarray | None = None
     """int8 board of the record's ``TB``/``TW`` marks (BLACK/WHITE/EMPTY), if any."""
+    ended_by_passes: bool | None = None
+    """Whether the record ends with both players passing; None when not known (a diagram)."""
 
     @property
     def shape(self) -> tuple[int, int]:

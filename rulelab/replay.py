@@ -229,6 +229,7 @@ def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
         ko_point=None if ko == NO_POINT else tuple(int(x) for x in point_coords(ko, cols)),
         handicap=int(handicap),
         territory_marks=territory_marks,
+        ended_by_passes=bool(ended_by_passes),
     )
     illegal = [(int(m), REASONS[r]) for m, r in zip(illegal_move, illegal_reason)]
     return Replay(position=position, moves=int(moves), illegal=illegal,

@@ -32,6 +32,7 @@ POSITION_COLUMNS = [
     "game_id", "status", "board", "board_rows", "board_cols", "territory_marks",
     "captured_black", "captured_white", "placed_black", "placed_white", "passes_black",
     "passes_white", "to_move", "last_placer", "ko_point", "handicap", "komi", "rules", "source",
+    "ended_by_passes",
 ]
 # Servers whose records carry no RU but whose rules are known.
 RULES_BY_SOURCE = {"tygem": "korean"}
@@ -58,6 +59,7 @@ def position_from_row(row: dict) -> Position:
         ko_point=None if pd.isna(ko) else divmod(int(ko), cols),  # NaN from a pandas row
         handicap=0 if pd.isna(row["handicap"]) else int(row["handicap"]),
         territory_marks=None if marks is None else Position.board_from_bytes(marks, rows, cols),
+        ended_by_passes=None if pd.isna(row["ended_by_passes"]) else bool(row["ended_by_passes"]),
     )
 
 

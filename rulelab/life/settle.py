@@ -115,10 +115,13 @@ def unsettled_points(board: np.ndarray, dead: np.ndarray) -> np.ndarray:
 
 
 def is_finished(position: Position, unsettled: np.ndarray) -> bool:
-    """Settled: no open point, no ko pending, and the record has passes.
+    """Settled: no open point, no ko pending, and the record ended by passes.
 
-    A record in which nobody ever passed stopped before the end (resignation, time,
-    or a server that does not record passes), so its position is not settled.
+    A record that does not end with both players passing stopped before the end
+    (resignation, time, or a server that does not record passes), so its position is
+    not settled. When that is not known (a position from a diagram), any pass counts.
     """
-    passed = position.passes_black + position.passes_white > 0
-    return passed and position.ko_point is None and not unsettled.any()
+    ended = position.ended_by_passes
+    if ended is None:
+        ended = position.passes_black + position.passes_white > 0
+    return ended and position.ko_point is None and not unsettled.any()
