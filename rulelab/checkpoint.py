@@ -310,5 +310,5 @@ def publish_table(store: PartStore, table: str, keys: Sequence[str], path: Path,
         stale.unlink(missing_ok=True)
     with TableWriter(path, schema, provenance) as writer:
         for group in transform(iter_row_groups(store, table, keys)):
-            writer.write(group.to_pylist())
+            writer.write_table(group)
     return writer.rows

@@ -106,10 +106,17 @@ class TableWriter:
         self._writer = pq.ParquetWriter(self.tmp, self.schema, compression="zstd")
 
     def write(self, rows: Iterable[Mapping]) -> None:
+        """Write rows given as mappings from column names to values."""
         rows = list(rows)
         if rows:
-            self._writer.write_table(pa.Table.from_pylist(rows, schema=self.schema))
-            self.rows += len(rows)
+            self.write_table(pa.Table.from_pylist(rows, schema=self.schema))
+
+    def write_table(self, table: pa.Table) -> None:
+        """Write an Arrow table of the same columns as one row group, without a round trip
+        through Python objects."""
+        if table.num_rows:
+            self._writer.write_table(table.cast(self.schema))
+            self.rows += table.num_rows
 
     def __enter__(self) -> "TableWriter":
         return self
