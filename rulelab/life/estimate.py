@@ -35,7 +35,8 @@ from rulelab.life.benson import pass_alive
 from rulelab.life.enclosure import settle_enclosed
 from rulelab.life.playout import SEKI_ROW, playout_counts
 from rulelab.life.reading import read_enclosed
-from rulelab.life.seki import seki_stones
+from rulelab.life.seki import lost_eye_races, seki_stones
+from rulelab.life.settle import unsettled_points
 from rulelab.position import BLACK, EMPTY, WHITE
 
 N_PLAYOUTS = 64
@@ -44,6 +45,15 @@ EARLY_STOP_AFTER = 32
 CLEAR_MARGIN = 0.25
 """After :data:`EARLY_STOP_AFTER` playouts the rest are skipped if every stone's
 survival share is at least :data:`CLEAR_MARGIN` away from one half."""
+PROBE_PLAYOUTS = 16
+FAR_FROM_SETTLED = 0.15
+"""A record that stopped before both players passed (a resignation) and whose board
+still has open points (:func:`rulelab.life.settle.unsettled_points`, once the stones
+:data:`PROBE_PLAYOUTS` playouts call dead are removed) on more than this share of its
+points gets a rough estimate: proof and those playouts only. Its score is an estimate
+whatever more work says; on kgs-dev, resigned games leave 174 open points of 361 in
+the median. Records that ended by passes always get the full estimate: a probe that
+misjudges a large dead group leaves many points open on a finished board too."""
 SAFE_WALL = 0.9
 """Survival share above which the stones around an enclosed group count as safe,
 so the group's exact reading can overrule the playouts."""
@@ -98,7 +108,7 @@ def playout_shares(board: np.ndarray, playable: np.ndarray, to_move: int, n_play
 
 
 def estimate_life(board: np.ndarray, to_move: int = BLACK, *, n_playouts: int = N_PLAYOUTS,
-                  seed: int = 0) -> Estimate:
+                  seed: int = 0, stopped_early: bool = False) -> Estimate:
     """Decide which stones of a finished board are dead, and which are in seki.
 
     Parameters
@@ -111,6 +121,9 @@ def estimate_life(board: np.ndarray, to_move: int = BLACK, *, n_playouts: int = 
         Most playouts for the stones proof leaves open.
     seed : int
         Seed of the playouts: the same seed gives the same verdict.
+    stopped_early : bool
+        The record stopped before both players passed (a resignation, a timeout): a
+        board still far from settled gets the rough estimate (:data:`FAR_FROM_SETTLED`).
 
     Returns
     -------
@@ -129,6 +142,10 @@ def estimate_life(board: np.ndarray, to_move: int = BLACK, *, n_playouts: int = 
     >>> bool(estimate.dead[2, 6]), bool(estimate.dead[0, 1])
     (True, False)
     """
+    if stopped_early:
+        rough = _rough_estimate(board, to_move, seed)
+        if rough is not None:
+            return rough
     estimate = _estimate_in_place(board, to_move, n_playouts, seed)
     captured = cleanly_captured(board, estimate.survival)
     if not captured.any():
@@ -140,17 +157,36 @@ def estimate_life(board: np.ndarray, to_move: int = BLACK, *, n_playouts: int = 
                     flags=rest.flags)
 
 
+def _proof(board: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where every estimate starts: ``(dead, proven, playable, survival)`` from Benson's
+    analysis; the playouts keep off the points it settled."""
+    proof = pass_alive(board, suicide_legal=True)
+    dead = (board != EMPTY) & (proof.territory == 3 - board)
+    proven = proof.alive | dead
+    survival = np.where(board != EMPTY, proof.alive.astype(float), np.nan)
+    return dead, proven, ~(proven | (proof.territory != EMPTY)), survival
+
+
+def _rough_estimate(board: np.ndarray, to_move: int, seed: int) -> Estimate | None:
+    """Proof and :data:`PROBE_PLAYOUTS` playouts, for a board far from settled; None
+    when the board is near enough to settled to deserve the full estimate."""
+    dead, proven, playable, survival = _proof(board)
+    shares, seki_share = playout_shares(board, playable, to_move, PROBE_PLAYOUTS, seed)
+    guessed = (board != EMPTY) & ~proven
+    dead = dead | (guessed & (shares < 0.5))
+    if unsettled_points(board, dead).sum() <= FAR_FROM_SETTLED * board.size:
+        return None
+    return Estimate(dead=dead, seki=seki_stones(board, dead, seki_share), proven=proven,
+                    survival=np.where(guessed, shares, survival), seki_share=seki_share)
+
+
 def _estimate_in_place(board: np.ndarray, to_move: int, n_playouts: int, seed: int) -> Estimate:
     """One pass of proof, playouts and corrections over ``board`` as it stands."""
     stones = board != EMPTY
-    proof = pass_alive(board, suicide_legal=True)
-    dead = stones & (proof.territory == 3 - board)
-    proven = proof.alive | dead
-    survival = np.where(stones, proof.alive.astype(float), np.nan)
+    dead, proven, playable, survival = _proof(board)
     seki_share = np.zeros(board.shape)
     flags: list[str] = []
     if (stones & ~proven).any():
-        playable = ~(proven | (proof.territory != EMPTY))
         shares, seki_share = playout_shares(board, playable, to_move, n_playouts, seed)
         survival = np.where(proven, survival, shares)
         dead = dead | (stones & ~proven & (shares < 0.5))
@@ -166,5 +202,10 @@ def _estimate_in_place(board: np.ndarray, to_move: int, n_playouts: int, seed: i
                 seki_share[reading.stones | reading.space] = 0.0
                 if reading.needs_ko:
                     flags.append(BENT_FOUR if reading.in_corner else KO_TO_KILL)
-    return Estimate(dead=dead, seki=seki_stones(board, dead, seki_share), proven=proven,
-                    survival=survival, seki_share=seki_share, flags=tuple(sorted(set(flags))))
+    seki = seki_stones(board, dead, seki_share)
+    losers = lost_eye_races(board, dead, seki)
+    if losers.any():
+        dead, survival = dead | losers, np.where(losers, 0.0, survival)
+        seki = seki_stones(board, dead, seki_share)
+    return Estimate(dead=dead, seki=seki, proven=proven, survival=survival,
+                    seki_share=seki_share, flags=tuple(sorted(set(flags))))
