@@ -317,6 +317,52 @@ def play(board, stride, p, colour, ko, suicide, stones):
 
 
 @numba.njit(cache=True)
+def label_components(stride, member, seed):
+    """Label the 4-connected components of the points of a padded board where ``member``
+    is true (never on a wall).
+
+    Every layer that reasons about groups and areas (scoring, life and death, the
+    settledness of a position) starts from such a labelling, so it lives here once.
+
+    Parameters
+    ----------
+    stride : int
+        ``cols + 2``.
+    member : np.ndarray
+        bool per padded point: which points belong to some component.
+    seed : np.ndarray
+        bool per padded point: a component is labelled only if it holds a seed point.
+
+    Returns
+    -------
+    tuple
+        ``(labels, n)``: int32 label per point (``-1`` outside every labelled
+        component) and the number of components, numbered in row-major order of
+        their first seed point.
+    """
+    labels = np.full(member.size, -1, dtype=np.int32)
+    queue = np.empty(member.size, dtype=np.int32)
+    n = 0
+    for start in range(member.size):
+        if not seed[start] or not member[start] or labels[start] >= 0:
+            continue
+        labels[start] = n
+        queue[0] = start
+        head, tail = 0, 1
+        while head < tail:
+            p = queue[head]
+            head += 1
+            for d in (-stride, -1, 1, stride):
+                q = p + d
+                if member[q] and labels[q] < 0:
+                    labels[q] = n
+                    queue[tail] = q
+                    tail += 1
+        n += 1
+    return labels, n
+
+
+@numba.njit(cache=True)
 def is_simple_eye(board, stride, p, colour):
     """Whether empty ``p`` has only ``colour`` stones and walls around it.
 

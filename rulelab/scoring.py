@@ -67,12 +67,10 @@ from typing import Iterable
 import numba
 import numpy as np
 
+from .board import WALL, label_components
 from .errors import GameError, RulesError
 from .position import BLACK, EMPTY, WHITE, Life, Position
 from .rules import Ruleset, check_komi, get_ruleset
-
-WALL = 3
-"""The padding colour around the board inside the kernels."""
 
 # Point classes of the analysed board (values of BoardAnalysis.classes). Stones keep
 # their colour's value; an empty board (no region touches a stone) is all open dame.
@@ -302,31 +300,6 @@ def _mark_chain(b, nb, p, mark, stack):
 
 
 @numba.njit(cache=True)
-def _components(inside, nb):
-    """Label the 4-connected components of ``inside`` from 0 (-1 outside); and their number."""
-    label = np.full(inside.size, -1, np.int32)
-    stack = np.empty(inside.size, np.int32)
-    count = 0
-    for start in range(inside.size):
-        if not inside[start] or label[start] >= 0:
-            continue
-        label[start] = count
-        stack[0] = start
-        top = 1
-        while top > 0:
-            top -= 1
-            q = stack[top]
-            for k in range(4):
-                r = q + nb[k]
-                if inside[r] and label[r] < 0:
-                    label[r] = count
-                    stack[top] = r
-                    top += 1
-        count += 1
-    return label, count
-
-
-@numba.njit(cache=True)
 def _seki_of(filled, nb, dame, owner, dead_colour, seen, libmark, stack, clock):
     """The seki liberties among the dame left empty on a filled board, and the stones
     of the chains touching one (in seki)."""
@@ -428,7 +401,7 @@ def _groups(b, nb, owner, in_seki):
     seki_region = np.zeros(n, np.bool_)
     for colour in (BLACK, WHITE):
         eyes = owner == colour
-        group, count = _components((b == colour) | eyes, nb)
+        group, count = label_components(nb[1], (b == colour) | eyes, (b == colour) | eyes)
         eye_points = np.zeros(count, np.int64)
         group_in_seki = np.zeros(count, np.bool_)
         for p in range(n):
@@ -448,7 +421,7 @@ def _groups(b, nb, owner, in_seki):
 def _seki_shares(in_seki, seki_liberty, nb):
     """Seki liberties split equally in whole points within each seki (its chains and
     their shared liberties): what each side gets, and what is left over."""
-    seki, count = _components(in_seki | seki_liberty, nb)
+    seki, count = label_components(nb[1], in_seki | seki_liberty, in_seki | seki_liberty)
     liberties = np.zeros(count, np.int64)
     for p in range(in_seki.size):
         if seki_liberty[p]:

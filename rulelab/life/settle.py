@@ -11,8 +11,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from rulelab.board import pad, point_index
-from rulelab.life.regions import label_components, label_strings
+from rulelab.board import label_components, pad, point_index
+from rulelab.life.regions import label_strings
 from rulelab.position import BLACK, EMPTY, WHITE, Position
 
 MIN_OPEN_REGION = 3
@@ -26,7 +26,7 @@ def _open_points(board):
     stride = cols + 2
     padded = pad(board)
     empty = padded == EMPTY
-    regions, n_regions = label_components(padded, stride, empty, empty)
+    regions, n_regions = label_components(stride, empty, empty)
     touches = np.zeros(n_regions, dtype=np.int8)
     size = np.zeros(n_regions, dtype=np.int32)
     for p in range(padded.size):
