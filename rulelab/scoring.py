@@ -182,7 +182,17 @@ def _judge(b, nb, p, seen, libmark, stack, clock):
 @numba.njit(cache=True)
 def _play_if_quiet(b, nb, p, colour, seen, libmark, stack, clock):
     """Put colour on p if it keeps two liberties and neither captures nor ataris."""
+    open_sides = 0
+    hostile = False
+    for k in range(4):
+        v = b[p + nb[k]]
+        if v == EMPTY:
+            open_sides += 1
+        elif v == 3 - colour:
+            hostile = True
     b[p] = colour
+    if open_sides >= 2 and not hostile:  # two liberties of its own, no opposing chain touched
+        return True
     own, captured, ataris, _ = _judge(b, nb, p, seen, libmark, stack, clock)
     if own >= 2 and captured == 0 and ataris == 0:
         return True
