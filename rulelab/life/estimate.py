@@ -35,7 +35,7 @@ from rulelab.life.benson import pass_alive
 from rulelab.life.enclosure import settle_enclosed
 from rulelab.life.playout import SEKI_ROW, playout_counts
 from rulelab.life.reading import read_enclosed
-from rulelab.life.seki import lost_eye_races, seki_stones
+from rulelab.life.seki import seki_stones
 from rulelab.life.settle import unsettled_points
 from rulelab.position import BLACK, EMPTY, WHITE
 
@@ -202,10 +202,5 @@ def _estimate_in_place(board: np.ndarray, to_move: int, n_playouts: int, seed: i
                 seki_share[reading.stones | reading.space] = 0.0
                 if reading.needs_ko:
                     flags.append(BENT_FOUR if reading.in_corner else KO_TO_KILL)
-    seki = seki_stones(board, dead, seki_share)
-    losers = lost_eye_races(board, dead, seki)
-    if losers.any():
-        dead, survival = dead | losers, np.where(losers, 0.0, survival)
-        seki = seki_stones(board, dead, seki_share)
-    return Estimate(dead=dead, seki=seki, proven=proven, survival=survival,
-                    seki_share=seki_share, flags=tuple(sorted(set(flags))))
+    return Estimate(dead=dead, seki=seki_stones(board, dead, seki_share), proven=proven,
+                    survival=survival, seki_share=seki_share, flags=tuple(sorted(set(flags))))
