@@ -97,7 +97,11 @@ def _score(args) -> int:
 def _validate(args) -> int:
     import tempfile
 
-    from .validate import validate
+    from pathlib import Path
+
+    import pandas as pd
+
+    from .validate import VALIDATION_FILE, miss_class_counts, validate
 
     with tempfile.TemporaryDirectory(prefix="rulelab-validate-") as scratch:
         out = args.out or scratch
@@ -105,6 +109,8 @@ def _validate(args) -> int:
                            progress=True, engine=args.engine, scheduler=args.scheduler,
                            assume_rules=args.assume_rules)
         print(summary.to_string())
+        print("\nmisses by class:")
+        print(miss_class_counts(pd.read_parquet(Path(out) / VALIDATION_FILE)).to_string())
         if args.out:
             print(f"disagreements: {out}/validation.parquet")
     return 0

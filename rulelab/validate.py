@@ -3,23 +3,35 @@
 Only games that end by counting take part. The computed margin is the ``komi_source ==
 'record'`` row of the scores table (the record's rules as its server counts them, at
 the record's komi); the recorded margin is ``RE``, signed so that Black ahead is
-positive. Every disagreement is kept with its likely cause.
+positive. Every disagreement is kept with its likely cause and with the one group whose
+verdict would fix it (:mod:`rulelab.explain`), which classes the miss.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Iterable
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 
+from .explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
 from .ingest import GAMES_FILE, provenance
-from .rules import PRESETS
-from .score_run import SCORES_FILE, score
+from .rules import PRESETS, get_ruleset
+from .score_run import POSITION_COLUMNS, SCORES_FILE, position_from_row, record_ruleset, score
 from .tables import read_provenance, write_json_atomic
 
 VALIDATION_FILE = "validation.parquet"
+INVERTED = "recorded winner inverted: the count matches with the sign flipped"
+IMPOSSIBLE_PARITY = "recorded margin has a parity no area count of this board can have"
+RECORD_CAUSES = (INVERTED, IMPOSSIBLE_PARITY)
+"""Causes that blame the recorded result itself, whatever the board holds."""
+EXPLANATION_TYPES = {"miss_class": "str", "fix_kind": "str", "fix_colour": "str",
+                     "fix_stones": "Int64", "fix_point": "str", "fix_survival": "float64",
+                     "fix_remaining": "float64"}
+"""The columns :func:`explain_misses` adds, with types that hold when no miss has a fix."""
 GAME_COLUMNS = ["game_id", "source", "rules", "komi", "handicap", "result_winner",
                 "result_margin", "result_raw", "board_rows", "board_cols", "ended_by_passes",
                 "source_path", "archive_member", "game_index"]
@@ -56,9 +68,9 @@ def likely_cause(row) -> str | None:
     if abs(diff) < 1e-9:
         return None
     if abs(row.margin + row.recorded_margin) < 1e-9:
-        return "recorded winner inverted: the count matches with the sign flipped"
+        return INVERTED
     if row.scoring == "area" and not parity_possible(row):
-        return "recorded margin has a parity no area count of this board can have"
+        return IMPOSSIBLE_PARITY
     seki = row.black_seki_points + row.white_seki_points + row.seki_dame
     if seki and abs(diff) <= seki:
         return "seki: points in or around a seki counted differently"
@@ -84,18 +96,55 @@ def parity_possible(row) -> bool:
 
 def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "handicap_game",
                                                           "life_method")) -> pd.DataFrame:
-    """Agreement rates (exact, within one point, winner) by each grouping and overall."""
-    parts = []
+    """Agreement rates (exact, within one point, winner) by each grouping and overall.
+
+    ``ceiling`` is the share of games that are exact or whose miss no life verdict can
+    fix (:data:`rulelab.explain.OUTSIDE_LIFE`): the most agreement better life and death
+    could reach. It needs the ``miss_class`` column (:func:`explain_misses`).
+    """
+    table = table.assign(ceiling=table.exact | table.miss_class.isin(OUTSIDE_LIFE))
+    rates = dict(games=("exact", "size"), exact=("exact", "mean"), within_1=("within_1", "mean"),
+                 winner=("winner_agrees", "mean"), ceiling=("ceiling", "mean"))
+    parts = [pd.DataFrame({name: [table[column].agg(how)] for name, (column, how) in rates.items()},
+                          index=["all"])]
     for column in by:
-        grouped = table.groupby(column, dropna=False)
-        part = grouped.agg(games=("exact", "size"), exact=("exact", "mean"),
-                           within_1=("within_1", "mean"), winner=("winner_agrees", "mean"))
+        part = table.groupby(column, dropna=False).agg(**rates)
         part.index = [f"{column}={value}" for value in part.index]
         parts.append(part)
-    overall = pd.DataFrame({"games": [len(table)], "exact": [table.exact.mean()],
-                            "within_1": [table.within_1.mean()],
-                            "winner": [table.winner_agrees.mean()]}, index=["all"])
-    return pd.concat([overall, *parts]).round(4)
+    return pd.concat(parts).round(4)
+
+
+def explain_misses(misses: pd.DataFrame, games_file: Path, life: str,
+            assume_rules: str | None = None) -> pd.DataFrame:
+    """The columns of :data:`EXPLANATION_TYPES` for each miss (a :func:`compare` row), in order.
+
+    Each position is read back from the games table and its life decided again with the
+    run's method, so the explanation is that of the verdict the run scored.
+    """
+    ids = misses.game_id.tolist()
+    rows = {}
+    if ids:
+        positions = pq.read_table(games_file, columns=POSITION_COLUMNS,
+                                  filters=[("game_id", "in", ids)])
+        rows = {row["game_id"]: row for row in positions.to_pylist()}
+    records = []
+    for miss in misses.itertuples(index=False):
+        row = rows[miss.game_id]
+        explained = explain_miss(position_from_row(row), record_ruleset(row, assume_rules)[1],
+                                 miss.recorded_margin, life,
+                                 record_problem=miss.likely_cause in RECORD_CAUSES)
+        records.append(explained.to_record())
+    frame = pd.DataFrame(records, columns=list(EXPLANATION_TYPES), index=misses.index)
+    return frame.astype(EXPLANATION_TYPES)
+
+
+def miss_class_counts(misses: pd.DataFrame) -> pd.DataFrame:
+    """Misses per class (rows, in :data:`~rulelab.explain.MISS_CLASSES` order), overall and
+    by the record's rules (columns ``all``, ``rules=...``)."""
+    counts = {"all": misses.miss_class.value_counts()}
+    for rules, group in misses.groupby("rules", dropna=False):
+        counts[f"rules={rules}"] = group.miss_class.value_counts()
+    return pd.DataFrame(counts).reindex(list(MISS_CLASSES)).fillna(0).astype(int).rename_axis(None)
 
 
 def _scores_are_current(out: Path, paths: list[str], life: str, assume_rules: str | None) -> bool:
@@ -115,10 +164,13 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
              scheduler: str | None = None, assume_rules: str | None = None) -> pd.DataFrame:
     """Score ``paths`` into ``out`` (reusing what is there) and compare with recorded results.
 
-    Writes ``out/validation.parquet`` (every disagreement, with ``likely_cause``) and
-    returns the agreement table.
+    Writes ``out/validation.parquet`` (every disagreement, with ``likely_cause`` and the
+    columns of :func:`explain_misses`) and ``out/validation.json`` (the agreement table, the
+    misses per class, and the time spent explaining them); returns the agreement table.
     """
     out = Path(out)
+    if assume_rules is not None:
+        assume_rules = get_ruleset(assume_rules).name  # as the scores' provenance names it
     if not _scores_are_current(out, [str(p) for p in paths], life, assume_rules):
         score(paths, out, life=life, jobs=jobs, force=force, progress=progress, engine=engine,
               scheduler=scheduler, assume_rules=assume_rules)
@@ -126,9 +178,20 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
                                                                       "duplicate_of"])
     scores = pd.read_parquet(out / SCORES_FILE, columns=SCORE_COLUMNS + ["komi_source"])
     table = compare(games, scores)
-    table.loc[~table.exact].reset_index(drop=True).to_parquet(out / VALIDATION_FILE, index=False)
+    started = time.perf_counter()
+    misses = table.loc[~table.exact]
+    explained = explain_misses(misses, out / GAMES_FILE, life, assume_rules)
+    misses = pd.concat([misses, explained], axis=1)
+    seconds = time.perf_counter() - started
+    misses.reset_index(drop=True).to_parquet(out / VALIDATION_FILE, index=False)
+    table["miss_class"] = misses.miss_class
     summary = agreement(table)
-    write_json_atomic(out / "validation.json", {"life": life, "agreement": summary.reset_index()
-                                                .rename(columns={"index": "group"})
-                                                .to_dict(orient="records")})
+    classes = miss_class_counts(misses)
+    groups = summary.reset_index().rename(columns={"index": "group"})
+    write_json_atomic(out / "validation.json", {
+        "life": life,
+        "agreement": groups.to_dict(orient="records"),
+        "miss_classes": {column: classes[column].to_dict() for column in classes},
+        "explained": {"misses": len(misses), "seconds": round(seconds, 3)},
+    })
     return summary

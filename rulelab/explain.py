@@ -1,0 +1,273 @@
+"""Why a counted game misses its recorded result: the one group whose verdict would fix it.
+
+Most misses are not spread over the board. Flipping the verdict of a single block of
+stones usually gives the recorded margin exactly, and what that block looks like says
+what kind of miss it is: stones the players left on the board although they were dead
+(a slip in the record, not an error of the estimator), a race the playouts could not
+decide, a seki misread, a board the players stopped before it was settled.
+:func:`explain_miss` re-decides life as the scoring run did, tries every such flip under
+the record's rules and komi, and names the miss's class (:data:`MISS_CLASSES`).
+
+A *block* is an 8-connected set of stones of one colour with one verdict: a stone in
+atari inside enemy territory and its diagonal neighbour are one decision for the
+players, so they are flipped together. Stones whose fate Benson's analysis proved are
+never flipped.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+from scipy import ndimage
+
+from .errors import RulesError
+from .life import LifeVerdict, decide_life, estimate_life
+from .position import BLACK, COLOUR_NAME, WHITE, Life, Position
+from .rules import Ruleset
+from .scoring import score_all
+
+SURE_DEAD = 0.2
+"""Survival share below which the playouts call a block certainly dead. On the KGS 2017
+records the players marked dead 3,228 of the 3,259 strings the estimator calls dead, so
+when only keeping such a block alive reproduces the result, the players forgot to remove
+it: the record is at fault, not the estimator."""
+SURE_ALIVE = 0.8
+"""Survival share above which the playouts call a block certainly alive. Between
+:data:`SURE_DEAD` and this, the block's fate was a coin toss: an undecided race."""
+SEKI_SHARE = 0.3
+"""Share of playouts ending with the block in seki above which an exact fix on it is a
+seki misread. On the KGS 2001 and 2017 misses, the blocks read by hand as seki had
+shares of 0.44 to 0.89, and no other exactly fixing block more than 0.30."""
+UNFINISHED_POINTS = 10
+"""Open points (:attr:`~rulelab.life.LifeVerdict.unsettled`) from which a board counts as
+stopped before the end: a finished game may keep a few points where a move still
+matters, but ten or more are open borders or races, where no verdict is the players'
+agreement even when one flip happens to match the result."""
+CONVENTION_POINTS = 4
+"""Largest difference a counting convention explains when no flip helps at all: a dame,
+a false eye to fill, owed points for protective moves, handicap compensation, each worth
+one to a few points (every such KGS 2001 and 2017 miss was within four)."""
+EXACT = 1e-9
+"""Margins are multiples of one half; a remaining difference below this is none."""
+
+RECORD_PROBLEM = "record: inverted or impossible result"
+DEAD_LEFT = "record: dead stones left on the board"
+SEKI_MISREAD = "seki misread"
+RACE = "race: undecided group"
+UNFINISHED = "unfinished board"
+MISJUDGED = "life: misjudged group"
+CONVENTION = "counting convention"
+SEVERAL_GROUPS = "life: several groups"
+MISS_CLASSES = (RECORD_PROBLEM, DEAD_LEFT, SEKI_MISREAD, RACE, UNFINISHED, MISJUDGED,
+                CONVENTION, SEVERAL_GROUPS)
+"""Every class a miss can get, in the order they are tried."""
+OUTSIDE_LIFE = frozenset({RECORD_PROBLEM, DEAD_LEFT, CONVENTION})
+"""Classes no life-and-death method can fix (the record itself, or how a server counts):
+exact games plus these misses bound the agreement any life verdict can reach."""
+
+_EIGHT = np.ones((3, 3), dtype=bool)
+
+
+@dataclass(frozen=True)
+class Flip:
+    """One block whose verdict is changed, and what the count then misses by."""
+
+    kind: str
+    """``'alive'`` (a dead block kept on the board) or ``'dead'`` (a live block removed)."""
+    colour: int
+    """``BLACK`` or ``WHITE``."""
+    stones: int
+    """Stones in the block."""
+    point: tuple[int, int]
+    """``(row, col)`` of the block's first stone in row-major order."""
+    survival: float
+    """Mean survival share of the block's stones in the playouts (0 or 1 where read exactly)."""
+    seki_share: float
+    """Mean share of playouts ending with the block's stones in seki."""
+    remaining: float
+    """Computed minus recorded margin after the flip."""
+
+    @property
+    def sgf_point(self) -> str:
+        """:attr:`point` as an SGF move value (column letter, then row letter)."""
+        row, col = self.point
+        return chr(ord("a") + col) + chr(ord("a") + row)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What explains one miss: the best flip, if any helps, and the miss's class."""
+
+    difference: float
+    """Computed minus recorded margin under the re-decided verdict, before any flip."""
+    unsettled: int
+    """Open points of the position under that verdict."""
+    fix: Flip | None
+    """The flip leaving the smallest difference (ties: fewest stones, then first point),
+    among those that shrink it; None when no flip does."""
+    miss_class: str
+    """One of :data:`MISS_CLASSES`."""
+
+    def to_record(self) -> dict:
+        """The ``miss_class`` and ``fix_*`` columns of the validation table."""
+        fix = self.fix
+        return {
+            "miss_class": self.miss_class,
+            "fix_kind": fix and fix.kind,
+            "fix_colour": fix and COLOUR_NAME[fix.colour],
+            "fix_stones": fix and fix.stones,
+            "fix_point": fix and fix.sgf_point,
+            "fix_survival": fix.survival if fix else math.nan,
+            "fix_remaining": fix.remaining if fix else math.nan,
+        }
+
+
+def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
+                 life_method: str = "auto", *, record_problem: bool = False,
+                 rng_seed: int = 0) -> Explanation:
+    """Find the one block whose verdict, flipped, comes closest to the recorded margin.
+
+    Parameters
+    ----------
+    position : Position
+        The game's final position.
+    ruleset : Ruleset
+        The record's rules at the record's komi, as its server counts them
+        (:func:`rulelab.score_run.record_ruleset`).
+    recorded_margin : float
+        The recorded result, positive when Black won.
+    life_method : {'auto', 'estimate', 'markup', 'gnugo'}
+        How the scoring run decided life; the verdict is decided again the same way.
+    record_problem : bool
+        The recorded result itself is at fault (an inverted winner, a margin of
+        impossible parity): the class says so whatever the flips find.
+    rng_seed : int
+        Seed of the playouts, as in the scoring run.
+
+    Returns
+    -------
+    Explanation
+
+    Raises
+    ------
+    RulesError
+        ``ruleset`` is not a :class:`~rulelab.rules.Ruleset` or ``recorded_margin`` is
+        not a finite number.
+    rulelab.life.LifeError
+        For a position, method or seed :func:`rulelab.life.decide_life` refuses.
+
+    Examples
+    --------
+    A black stone in atari inside White's area, which the players counted as alive
+    (Black +13 instead of +5):
+
+    >>> from rulelab.rules import get_ruleset
+    >>> position = Position.from_diagram('''
+    ... . . . X O . .
+    ... . . . X O . .
+    ... . . . X O . .
+    ... . . . X O X O
+    ... . . . X O O .
+    ... ''', to_move=WHITE)
+    >>> chinese = get_ruleset("chinese").with_komi(0)
+    >>> explained = explain_miss(position, chinese, recorded_margin=13)
+    >>> explained.difference, explained.fix.kind, explained.fix.sgf_point
+    (-8.0, 'alive', 'fd')
+    >>> explained.miss_class
+    'record: dead stones left on the board'
+    """
+    if not isinstance(ruleset, Ruleset):
+        raise RulesError(f"The 'ruleset' parameter of explain_miss() must be a Ruleset; "
+                         f"got {ruleset!r}")
+    number = isinstance(recorded_margin, (int, float, np.number)) and not isinstance(recorded_margin, bool)
+    if not number or not math.isfinite(recorded_margin):
+        raise RulesError(f"The 'recorded_margin' parameter of explain_miss() must be a finite "
+                         f"number; got {recorded_margin!r}")
+    verdict = decide_life(position, life_method, rng_seed=rng_seed)
+    # The estimate the run's verdict grew from (for markup and GNU Go, the playouts' view).
+    estimate = estimate_life(position.board, position.to_move, seed=rng_seed,
+                             stopped_early=position.ended_by_passes is False)
+    difference = _margin(position, verdict, ruleset) - recorded_margin
+    fixes = []
+    for kind, colour, block in _flips(position.board, verdict, estimate.proven):
+        remaining = _margin(position, _flipped(verdict, kind, block), ruleset) - recorded_margin
+        if abs(remaining) < abs(difference):
+            fixes.append(Flip(kind=kind, colour=colour, stones=int(block.sum()),
+                              point=tuple(int(i) for i in np.argwhere(block)[0]),
+                              survival=float(estimate.survival[block].mean()),
+                              seki_share=float(estimate.seki_share[block].mean()),
+                              remaining=remaining))
+    fix = min(fixes, key=lambda f: (abs(f.remaining), f.stones, f.point), default=None)
+    return Explanation(difference=difference, unsettled=verdict.unsettled, fix=fix,
+                       miss_class=classify_miss(difference, fix, verdict.unsettled, record_problem))
+
+
+def classify_miss(difference: float, fix: Flip | None, unsettled: int,
+                  record_problem: bool = False) -> str:
+    """The class of a miss, from its best flip; the first of :data:`MISS_CLASSES` that fits.
+
+    Parameters
+    ----------
+    difference : float
+        Computed minus recorded margin before any flip.
+    fix : Flip or None
+        The best flip that shrinks the difference, if any.
+    unsettled : int
+        Open points of the position.
+    record_problem : bool
+        The recorded result itself is at fault (inverted, impossible parity).
+
+    Returns
+    -------
+    str
+        One of :data:`MISS_CLASSES`.
+
+    Examples
+    --------
+    >>> classify_miss(-1.0, None, unsettled=0)
+    'counting convention'
+    >>> classify_miss(12.0, None, unsettled=0)
+    'life: several groups'
+    """
+    exact = fix is not None and abs(fix.remaining) < EXACT
+    if record_problem:
+        return RECORD_PROBLEM
+    if exact and fix.kind == "alive" and fix.survival < SURE_DEAD:
+        return DEAD_LEFT
+    if exact and fix.seki_share > SEKI_SHARE:
+        return SEKI_MISREAD
+    if exact and SURE_DEAD <= fix.survival <= SURE_ALIVE:
+        return RACE
+    if unsettled >= UNFINISHED_POINTS:
+        return UNFINISHED
+    if exact:
+        return MISJUDGED
+    if fix is None and abs(difference) <= CONVENTION_POINTS:
+        return CONVENTION
+    return SEVERAL_GROUPS
+
+
+def _flips(board: np.ndarray, verdict: Life,
+           proven: np.ndarray) -> Iterator[tuple[str, int, np.ndarray]]:
+    """Each block of unproven stones of one colour and one verdict, with what a flip makes of it."""
+    for colour in (BLACK, WHITE):
+        for dead, kind in ((True, "alive"), (False, "dead")):
+            blocks, count = ndimage.label((board == colour) & (verdict.dead == dead) & ~proven,
+                                          structure=_EIGHT)
+            for label in range(1, count + 1):
+                yield kind, colour, blocks == label
+
+
+def _flipped(verdict: LifeVerdict, kind: str, block: np.ndarray) -> Life:
+    """The verdict with ``block`` made ``kind``; a flipped block is in no seki."""
+    dead = verdict.dead.copy()
+    dead[block] = kind == "dead"
+    return Life(dead=dead, seki=verdict.seki & ~block, method=verdict.method,
+                confidence=verdict.confidence, finished=verdict.finished)
+
+
+def _margin(position: Position, life: Life, ruleset: Ruleset) -> float:
+    return score_all(position, life, [ruleset])[0].margin
