@@ -12,7 +12,9 @@ their own true eye. Two further rules keep random play honest at the end of a ga
   capturing race is not decided by chance.
 
 The playouts run on :mod:`rulelab.life.strings`, whose strings keep their liberties
-up to date, so that atari and self-atari cost a few word operations per move.
+and their counts up to date, so that atari and self-atari cost a few loads per move.
+The steps of a move are compiled ``inline="always"``: as calls, each passing every
+array as seven machine words, they cost more than their work.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from rulelab.life.strings import (
     build_strings,
     classify_move,
     first_liberty,
-    liberties_upto2,
     new_strings,
     place_stone,
 )
@@ -39,7 +40,7 @@ REPETITION_WINDOW = 32
 (a capture cycle longer than a simple ko, which the ko rule alone would not stop)."""
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def is_true_eye(board, stride, p, colour):
     """Whether empty ``p`` is an eye of ``colour`` that filling would only harm.
 
@@ -61,7 +62,7 @@ def is_true_eye(board, stride, p, colour):
     return hostile == 0 or (walls == 0 and hostile == 1)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _update_empties(empties, slot, n_empty, played, removed, captured, playable):
     """Keep the list of empty playable points (``slot`` indexes it) after a move."""
     if slot[played] >= 0:
@@ -79,7 +80,7 @@ def _update_empties(empties, slot, n_empty, played, removed, captured, playable)
     return n_empty
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _seen_before(history, n, h):
     """Whether hash ``h`` is among the last positions recorded in the ring ``history``."""
     for i in range(min(n, history.size)):
@@ -88,8 +89,25 @@ def _seen_before(history, n, h):
     return False
 
 
-@numba.njit(cache=True)
-def _urgent_move(board, stride, head, nxt, size, libs, slot, last, colour, ko, scratch):
+@numba.njit(cache=True, inline="always")
+def _first_fine_move(board, stride, head, libs, nlibs, empties, n_empty, random, colour, ko):
+    """The first of the ``n_empty`` candidate moves, from a start chosen by the uint64
+    ``random`` and wrapping round, that fills no true eye and is :data:`FINE`;
+    ``NO_POINT`` if none is."""
+    i = np.int64(random % np.uint64(n_empty))
+    for _ in range(n_empty):
+        p = empties[i]
+        if (not is_true_eye(board, stride, p, colour)
+                and classify_move(board, stride, head, libs, nlibs, p, colour, ko) == FINE):
+            return p
+        i += 1
+        if i == n_empty:
+            i = 0
+    return NO_POINT
+
+
+@numba.njit(cache=True, inline="always")
+def _urgent_move(board, stride, head, nxt, libs, nlibs, slot, last, colour, ko):
     """Capture the opponent's string at ``last`` if it is in atari, else save our own
     strings that ``last`` put in atari by extending or by capturing a neighbour of
     theirs; ``NO_POINT`` when none applies.
@@ -98,36 +116,34 @@ def _urgent_move(board, stride, head, nxt, size, libs, slot, last, colour, ko, s
     """
     if board[last] == 3 - colour:
         h = head[last]
-        if liberties_upto2(libs, h) == 1:
+        if nlibs[h] == 1:
             lib = first_liberty(libs, h)
-            if (slot[lib] >= 0
-                    and classify_move(board, stride, head, size, libs, lib, colour, ko, scratch) != ILLEGAL):
+            if slot[lib] >= 0 and classify_move(board, stride, head, libs, nlibs, lib, colour, ko) != ILLEGAL:
                 return lib
     for d in (-stride, -1, 1, stride):
         q = last + d
-        if board[q] == colour and liberties_upto2(libs, head[q]) == 1:
+        if board[q] == colour and nlibs[head[q]] == 1:
             lib = first_liberty(libs, head[q])
             if (slot[lib] >= 0 and not is_true_eye(board, stride, lib, colour)
-                    and classify_move(board, stride, head, size, libs, lib, colour, ko, scratch) == FINE):
+                    and classify_move(board, stride, head, libs, nlibs, lib, colour, ko) == FINE):
                 return lib
-            capture = _capture_around(board, stride, head, nxt, size, libs, slot, head[q], colour, ko,
-                                      scratch)
+            capture = _capture_around(board, stride, head, nxt, libs, nlibs, slot, head[q], colour, ko)
             if capture != NO_POINT:
                 return capture
     return NO_POINT
 
 
-@numba.njit(cache=True)
-def _capture_around(board, stride, head, nxt, size, libs, slot, h, colour, ko, scratch):
+@numba.njit(cache=True, inline="always")
+def _capture_around(board, stride, head, nxt, libs, nlibs, slot, h, colour, ko):
     """A move capturing an opponent string in atari next to our string ``h``, if any."""
     i = h
     while True:
         for d in (-stride, -1, 1, stride):
             q = i + d
-            if board[q] == 3 - colour and liberties_upto2(libs, head[q]) == 1:
+            if board[q] == 3 - colour and nlibs[head[q]] == 1:
                 lib = first_liberty(libs, head[q])
                 if (slot[lib] >= 0
-                        and classify_move(board, stride, head, size, libs, lib, colour, ko, scratch) != ILLEGAL):
+                        and classify_move(board, stride, head, libs, nlibs, lib, colour, ko) != ILLEGAL):
                     return lib
         i = nxt[i]
         if i == h:
@@ -162,6 +178,49 @@ def _tally(board, stride, head, touching, stamp, counts):
     for p in range(board.size):
         if head[p] >= 0 and touching[head[p]] == stamp:
             counts[SEKI_ROW, p] += 1
+
+
+@numba.njit(cache=True, _nrt=False)
+def _play_out(board, stride, head, nxt, size, libs, nlibs, empties, slot, n_empty, on_board, removed, keys, h,
+              history, colour, state, max_moves):
+    """Play one playout on the prepared strings and empty list until both sides pass,
+    a position after a capture comes back, or ``max_moves`` are played; returns the
+    state of the random generator after it.
+
+    ``h`` is the Zobrist hash of the starting position and ``colour`` moves first.
+
+    The steps it calls are inlined, and it is compiled without numba's reference
+    counting (``_nrt=False``; it allocates nothing and its caller owns every array):
+    otherwise each inlined step takes and drops a reference to each array it uses, an
+    atomic operation numba's pruning leaves in place when the last uses fall in
+    different branches, and those took as long as the moves themselves.
+    """
+    ko, last, passes, n_history = NO_POINT, NO_POINT, 0, 0
+    for _ in range(max_moves):
+        move = NO_POINT
+        if last != NO_POINT:
+            move = _urgent_move(board, stride, head, nxt, libs, nlibs, slot, last, colour, ko)
+        if move == NO_POINT and n_empty > 0:
+            state, x = splitmix64(state)
+            move = _first_fine_move(board, stride, head, libs, nlibs, empties, n_empty, x, colour, ko)
+        if move == NO_POINT:
+            passes += 1
+            if passes == 2:
+                break
+            ko, last = NO_POINT, NO_POINT
+        else:
+            passes = 0
+            ko, h, captured = place_stone(board, stride, head, nxt, size, libs, nlibs, move, colour, removed,
+                                          keys, h)
+            n_empty = _update_empties(empties, slot, n_empty, move, removed, captured, on_board)
+            last = move
+            if captured:  # only a capture can bring back an earlier position
+                if _seen_before(history, n_history, h):
+                    break
+                history[n_history % history.size] = h
+                n_history += 1
+        colour = 3 - colour
+    return state
 
 
 @numba.njit(cache=True)
@@ -202,16 +261,18 @@ def playout_counts(padded, stride, playable, to_move, n_playouts, seed, min_play
     """
     total = padded.size
     counts = np.zeros((4, total), dtype=np.int32)
-    head0, nxt0, size0, libs0 = new_strings(total)
-    build_strings(padded, stride, head0, nxt0, size0, libs0)
+    head0, nxt0, size0, libs0, nlibs0 = new_strings(total)
+    build_strings(padded, stride, head0, nxt0, size0, libs0, nlibs0)
+    heads0 = np.flatnonzero(head0 == np.arange(total))
     board = np.empty_like(padded)
-    head, nxt, size, libs = new_strings(total)
-    scratch = np.zeros((1, libs.shape[1]), dtype=np.uint64)
+    head, nxt, size, libs, nlibs = new_strings(total)
     removed = np.empty(total, dtype=np.int32)
-    empties = np.empty(total, dtype=np.int32)
-    slot = np.full(total, -1, dtype=np.int32)
     touching = np.zeros(total, dtype=np.int32)
     on_board = playable & (padded != WALL)
+    empties0 = np.flatnonzero(on_board & (padded == EMPTY)).astype(np.int32)
+    slot0 = np.full(total, -1, dtype=np.int32)
+    slot0[empties0] = np.arange(empties0.size, dtype=np.int32)
+    empties, slot = np.empty(total, dtype=np.int32), np.empty(total, dtype=np.int32)
     stones = (padded == 1) | (padded == 2)
     keys = zobrist_keys(total // stride - 2, stride - 2)
     h0 = zobrist_hash(padded, keys)
@@ -224,47 +285,14 @@ def playout_counts(padded, stride, playable, to_move, n_playouts, seed, min_play
         head[:] = head0
         nxt[:] = nxt0
         size[:] = size0
-        libs[:, :] = libs0
-        slot[:] = -1
-        n_empty = 0
-        for p in range(total):
-            if on_board[p] and padded[p] == EMPTY:
-                empties[n_empty] = p
-                slot[p] = n_empty
-                n_empty += 1
+        for g in heads0:  # other rows are cleared when a stone placed there makes a head
+            libs[g, :] = libs0[g, :]
+        nlibs[:] = nlibs0
+        empties[:empties0.size] = empties0
+        slot[:] = slot0
         colour = to_move if k % 2 == 0 else 3 - to_move
-        ko, last, passes = NO_POINT, NO_POINT, 0
-        h, n_history = h0, 0
-        for _ in range(max_moves):
-            move = NO_POINT
-            if last != NO_POINT:
-                move = _urgent_move(board, stride, head, nxt, size, libs, slot, last, colour, ko, scratch)
-            if move == NO_POINT and n_empty > 0:
-                state, x = splitmix64(state)
-                start = int(x % np.uint64(n_empty))
-                for j in range(n_empty):
-                    p = empties[(start + j) % n_empty]
-                    if (not is_true_eye(board, stride, p, colour)
-                            and classify_move(board, stride, head, size, libs, p, colour, ko, scratch) == FINE):
-                        move = p
-                        break
-            if move == NO_POINT:
-                passes += 1
-                if passes == 2:
-                    break
-                ko, last = NO_POINT, NO_POINT
-            else:
-                passes = 0
-                ko, h, captured = place_stone(board, stride, head, nxt, size, libs, move, colour,
-                                              removed, keys, h)
-                n_empty = _update_empties(empties, slot, n_empty, move, removed, captured, on_board)
-                last = move
-                if captured:  # only a capture can bring back an earlier position
-                    if _seen_before(history, n_history, h):
-                        break
-                    history[n_history % history.size] = h
-                    n_history += 1
-            colour = 3 - colour
+        state = _play_out(board, stride, head, nxt, size, libs, nlibs, empties, slot, empties0.size, on_board,
+                          removed, keys, h0, history, colour, state, max_moves)
         _tally(board, stride, head, touching, k + 1, counts)
         done = k + 1
         if margin > 0 and done == min_playouts and done < n_playouts:

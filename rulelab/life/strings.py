@@ -3,20 +3,23 @@
 Random playouts ask after every move which strings are in atari, whether a move is
 legal and whether it fills its own last liberties. The flood fills of
 :mod:`rulelab.board` answer by walking the strings each time; here each string keeps
-a circular list of its stones and a bitset of its liberties over the padded points,
-updated as stones are placed, strings merge and strings are captured, so each
-question is a few word operations.
+a circular list of its stones, a bitset of its liberties over the padded points and
+the number of bits set, updated as stones are placed, strings merge and strings are
+captured, so "how many liberties" is one load and "which one" a few word operations.
 
-The state is a padded int8 board plus four arrays indexed by padded point: ``head``
+The state is a padded int8 board plus five arrays indexed by padded point: ``head``
 (the point naming a stone's string, -1 on empty points), ``nxt`` (the next stone of
-the same string, circular), and, at heads only, ``size`` (stones) and ``libs`` (one
-row of uint64 words per point: the liberty bitset).
+the same string, circular), and, at heads only, ``size`` (stones), ``libs`` (one row
+of uint64 words per point: the liberty bitset) and ``nlibs`` (its number of bits).
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from rulelab.board import EMPTY, NO_POINT
 
@@ -24,55 +27,79 @@ ILLEGAL, SELF_ATARI, FINE = 0, 1, 2
 """Classes of a move returned by :func:`classify_move`."""
 
 
-@numba.njit(cache=True)
-def liberties_upto2(libs, row):
-    """Number of liberties in the bitset ``libs[row]``, capped at 2."""
-    n = 0
-    for w in range(libs.shape[1]):
-        x = libs[row, w]
-        if x != 0:
-            n += 1 if x & (x - np.uint64(1)) == 0 else 2
-            if n >= 2:
-                return 2
-    return n
+@intrinsic
+def _popcount(typingctx, word):
+    """Set bits of a uint64 as one machine instruction (numba has no popcount)."""
+    if word != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
 
 
-@numba.njit(cache=True)
-def first_liberty(libs, row):
-    """The lowest liberty in the bitset ``libs[row]`` (``NO_POINT`` if none)."""
+@intrinsic
+def _trailing_zeros(typingctx, word):
+    """Index of the lowest set bit of a non-zero uint64, as one machine instruction."""
+    if word != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.uint64(types.uint64), codegen
+
+
+@numba.njit(cache=True, inline="always")
+def first_liberty(libs, row, other_than=NO_POINT):
+    """The lowest liberty in the bitset ``libs[row]`` except ``other_than``
+    (``NO_POINT`` if there is none)."""
+    skip_word = other_than >> 6
     for w in range(libs.shape[1]):
         x = libs[row, w]
+        if w == skip_word:
+            x &= ~(np.uint64(1) << np.uint64(other_than & 63))
         if x != 0:
-            b = 0
-            while (x >> np.uint64(b)) & np.uint64(1) == 0:
-                b += 1
-            return w * 64 + b
+            return w * 64 + int(_trailing_zeros(x))
     return NO_POINT
 
 
-@numba.njit(cache=True)
-def _set_bit(bits, row, p):
-    bits[row, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+@numba.njit(cache=True, inline="always")
+def _add_liberty(libs, nlibs, row, p):
+    """Set bit ``p`` of ``libs[row]``, counting it only if it was clear."""
+    bit = np.uint64(1) << np.uint64(p & 63)
+    word = libs[row, p >> 6]
+    if word & bit == 0:
+        libs[row, p >> 6] = word | bit
+        nlibs[row] += 1
 
 
-@numba.njit(cache=True)
-def _clear_bit(bits, row, p):
-    bits[row, p >> 6] &= ~(np.uint64(1) << np.uint64(p & 63))
+@numba.njit(cache=True, inline="always")
+def _remove_liberty(libs, nlibs, row, p):
+    """Clear bit ``p`` of ``libs[row]``, counting it only if it was set."""
+    bit = np.uint64(1) << np.uint64(p & 63)
+    word = libs[row, p >> 6]
+    if word & bit != 0:
+        libs[row, p >> 6] = word & ~bit
+        nlibs[row] -= 1
 
 
 @numba.njit(cache=True)
 def new_strings(size_of_board):
-    """Empty ``(head, nxt, size, libs)`` arrays for a padded board of that many points."""
+    """Empty ``(head, nxt, size, libs, nlibs)`` arrays for a padded board of that many points."""
     words = (size_of_board + 63) // 64
     return (np.full(size_of_board, -1, dtype=np.int32), np.zeros(size_of_board, dtype=np.int32),
-            np.zeros(size_of_board, dtype=np.int32), np.zeros((size_of_board, words), dtype=np.uint64))
+            np.zeros(size_of_board, dtype=np.int32), np.zeros((size_of_board, words), dtype=np.uint64),
+            np.zeros(size_of_board, dtype=np.int32))
 
 
 @numba.njit(cache=True)
-def build_strings(board, stride, head, nxt, size, libs):
-    """Fill ``head``, ``nxt``, ``size`` and ``libs`` for the stones of a padded board."""
+def build_strings(board, stride, head, nxt, size, libs, nlibs):
+    """Fill ``head``, ``nxt``, ``size``, ``libs`` and ``nlibs`` for the stones of a padded board."""
     head[:] = -1
     libs[:, :] = 0
+    nlibs[:] = 0
     for p in range(board.size):
         v = board[p]
         if (v != 1 and v != 2) or head[p] >= 0:
@@ -89,59 +116,59 @@ def build_strings(board, stride, head, nxt, size, libs):
                     tail = q
                     size[p] += 1
                 elif board[q] == EMPTY:
-                    _set_bit(libs, p, q)
+                    _add_liberty(libs, nlibs, p, q)
             i = nxt[i]
             if i == p:
                 break
 
 
-@numba.njit(cache=True)
-def classify_move(board, stride, head, size, libs, p, colour, ko, scratch):
+@numba.njit(cache=True, inline="always")
+def classify_move(board, stride, head, libs, nlibs, p, colour, ko):
     """:data:`ILLEGAL`, :data:`SELF_ATARI` (a string of 2+ stones left with one
     liberty) or :data:`FINE` for ``colour`` at empty ``p``.
 
-    ``scratch`` is a one-row bitset buffer for the liberties the new string would have.
-    A move that captures is always fine: it gains liberties.
+    A move that captures is always fine: it gains liberties. Otherwise the new
+    string's liberties are the empty neighbours of ``p`` and those of the friendly
+    strings it joins other than ``p`` itself, a liberty of each of them; only the
+    first two distinct ones matter, and a friendly string with three or more
+    liberties alone brings two.
     """
     if p == ko:
         return ILLEGAL
     opp = 3 - colour
     open_sides = 0
+    found = NO_POINT
     for d in (-stride, -1, 1, stride):
         if board[p + d] == EMPTY:
             open_sides += 1
+            found = p + d
     if open_sides >= 2:
         return FINE
     for d in (-stride, -1, 1, stride):
         q = p + d
-        if board[q] == opp and liberties_upto2(libs, head[q]) == 1:
+        if board[q] == opp and nlibs[head[q]] == 1:
             return FINE
-    scratch[0, :] = 0
-    stones = 1
-    seen0, seen1, seen2 = -1, -1, -1
+    joins = False
     for d in (-stride, -1, 1, stride):
         q = p + d
-        v = board[q]
-        if v == EMPTY:
-            _set_bit(scratch, 0, q)
-        elif v == colour:
+        if board[q] == colour:
+            joins = True
             h = head[q]
-            if h != seen0 and h != seen1 and h != seen2:
-                seen2, seen1, seen0 = seen1, seen0, h
-                for w in range(scratch.shape[1]):
-                    scratch[0, w] |= libs[h, w]
-                stones += size[h]
-    _clear_bit(scratch, 0, p)
-    n = liberties_upto2(scratch, 0)
-    if n == 0:
+            if nlibs[h] >= 3:
+                return FINE
+            if nlibs[h] == 2:
+                other = first_liberty(libs, h, p)
+                if found == NO_POINT:
+                    found = other
+                elif other != found:
+                    return FINE
+    if found == NO_POINT:
         return ILLEGAL
-    if n == 1 and stones >= 2:
-        return SELF_ATARI
-    return FINE
+    return SELF_ATARI if joins else FINE
 
 
-@numba.njit(cache=True)
-def _merge(head, nxt, size, libs, a, b):
+@numba.njit(cache=True, inline="always")
+def _merge(head, nxt, size, libs, nlibs, a, b):
     """Join the strings headed by ``a`` and ``b``; returns the surviving head."""
     if size[a] < size[b]:
         a, b = b, a
@@ -153,13 +180,17 @@ def _merge(head, nxt, size, libs, a, b):
             break
     nxt[a], nxt[b] = nxt[b], nxt[a]
     size[a] += size[b]
+    n = 0
     for w in range(libs.shape[1]):
-        libs[a, w] |= libs[b, w]
+        x = libs[a, w] | libs[b, w]
+        libs[a, w] = x
+        n += int(_popcount(x))
+    nlibs[a] = n
     return a
 
 
-@numba.njit(cache=True)
-def _capture(board, stride, head, nxt, libs, h, removed, n_removed):
+@numba.njit(cache=True, inline="always")
+def _capture(board, stride, head, nxt, libs, nlibs, h, removed, n_removed):
     """Remove the string headed by ``h``, appending its points to ``removed``."""
     first = n_removed
     i = h
@@ -177,12 +208,12 @@ def _capture(board, stride, head, nxt, libs, h, removed, n_removed):
         for d in (-stride, -1, 1, stride):
             g = head[s + d]
             if g >= 0:
-                _set_bit(libs, g, s)
+                _add_liberty(libs, nlibs, g, s)
     return n_removed
 
 
-@numba.njit(cache=True)
-def place_stone(board, stride, head, nxt, size, libs, p, colour, removed, keys, h):
+@numba.njit(cache=True, inline="always")
+def place_stone(board, stride, head, nxt, size, libs, nlibs, p, colour, removed, keys, h):
     """Play a move :func:`classify_move` found legal.
 
     Parameters
@@ -204,27 +235,27 @@ def place_stone(board, stride, head, nxt, size, libs, p, colour, removed, keys, 
     opp = 3 - colour
     board[p] = colour
     h ^= keys[colour, p]
-    head[p], nxt[p], size[p] = p, p, 1
+    head[p], nxt[p], size[p], nlibs[p] = p, p, 1, 0
     libs[p, :] = 0
     string = p
     for d in (-stride, -1, 1, stride):
         if board[p + d] == EMPTY:
-            _set_bit(libs, p, p + d)
+            _add_liberty(libs, nlibs, p, p + d)
     for d in (-stride, -1, 1, stride):
         q = p + d
         v = board[q]
         if v == colour and head[q] != string:
-            string = _merge(head, nxt, size, libs, string, head[q])
+            string = _merge(head, nxt, size, libs, nlibs, string, head[q])
         elif v == opp:
-            _clear_bit(libs, head[q], p)
-    _clear_bit(libs, string, p)
+            _remove_liberty(libs, nlibs, head[q], p)
+    _remove_liberty(libs, nlibs, string, p)
     captured = 0
     for d in (-stride, -1, 1, stride):
         q = p + d
-        if board[q] == opp and liberties_upto2(libs, head[q]) == 0:
-            captured = _capture(board, stride, head, nxt, libs, head[q], removed, captured)
+        if board[q] == opp and nlibs[head[q]] == 0:
+            captured = _capture(board, stride, head, nxt, libs, nlibs, head[q], removed, captured)
     for k in range(captured):
         h ^= keys[opp, removed[k]]
-    if captured == 1 and size[string] == 1 and liberties_upto2(libs, string) == 1:
+    if captured == 1 and size[string] == 1 and nlibs[string] == 1:
         return removed[0], h, captured
     return NO_POINT, h, captured
