@@ -224,7 +224,7 @@ def _play_out(board, stride, head, nxt, size, libs, nlibs, empties, slot, n_empt
 
 
 @numba.njit(cache=True)
-def playout_counts(padded, stride, playable, to_move, n_playouts, seed, min_playouts=0, margin=0.0):
+def playout_counts(padded, stride, playable, to_move, n_playouts, seed, check_every=0, margin=0.0):
     """Run random playouts; per-point ownership counts.
 
     Parameters
@@ -241,10 +241,10 @@ def playout_counts(padded, stride, playable, to_move, n_playouts, seed, min_play
         Most playouts to run.
     seed : int
         Seed of the SplitMix64 stream, so results are reproducible.
-    min_playouts : int
-        With ``margin > 0``: stop after this many playouts if every stone's survival
-        share is at least ``margin`` away from one half, where more playouts would
-        not change which side of one half it falls.
+    check_every : int
+        With ``margin > 0``: after every this many playouts, stop if every stone's
+        survival share is at least ``margin`` away from one half, where more playouts
+        would not change which side of one half it falls.
     margin : float
         Margin of the early stop (0 disables it).
 
@@ -295,7 +295,7 @@ def playout_counts(padded, stride, playable, to_move, n_playouts, seed, min_play
                           removed, keys, h0, history, colour, state, max_moves)
         _tally(board, stride, head, touching, k + 1, counts)
         done = k + 1
-        if margin > 0 and done == min_playouts and done < n_playouts:
+        if margin > 0 and done % check_every == 0 and done < n_playouts:
             clear = True
             for p in range(total):
                 if stones[p] and on_board[p] and abs(counts[padded[p], p] / done - 0.5) < margin:
