@@ -45,14 +45,21 @@ def code_fingerprint(module: str) -> str:
     """SHA-256 of the source of ``module`` and of every rulelab module it imports, however deep.
 
     Parts made by other code are never reused, while edits to modules a stage does
-    not use (the analyses, say) leave its parts valid. The files are read each time
-    (a few milliseconds), so a long-lived session sees edits made since it started.
+    not use (the analyses, say) leave its parts valid. Each file's digest is kept per
+    modification time and size, so a worker checks every unit for the cost of a few
+    ``stat`` calls and a long-lived session still sees edits made since it started.
     """
     found = source_files(module)
     digest = hashlib.sha256()
     for name in sorted(found):
-        digest.update(f"{name}\0".encode() + hashlib.sha256(found[name].read_bytes()).digest())
+        stat = found[name].stat()
+        digest.update(f"{name}\0".encode() + _file_digest(found[name], stat.st_mtime_ns, stat.st_size))
     return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def _file_digest(path: Path, modified_ns: int, size: int) -> bytes:
+    return hashlib.sha256(path.read_bytes()).digest()
 
 
 def source_files(module: str) -> dict[str, Path]:
@@ -78,6 +85,17 @@ def _module_file(name: str) -> Path | None:
     if parts[0] != PACKAGE.name:
         return None
     base = PACKAGE.joinpath(*parts[1:])
+    try:
+        folder_modified_ns = base.parent.stat().st_mtime_ns
+    except OSError:
+        return None
+    return _source_in(base, folder_modified_ns)
+
+
+@functools.lru_cache(maxsize=None)
+def _source_in(base: Path, folder_modified_ns: int) -> Path | None:
+    """``base.py`` or ``base/__init__.py``, whichever exists; cached per modification time
+    of the folder, which changes when a file is added to it or removed."""
     for path in (base.with_suffix(".py"), base / "__init__.py"):
         if path.is_file():
             return path

@@ -39,8 +39,11 @@ def process_pool(jobs: int) -> Iterator[Executor]:
     dies, instead of lingering as orphans.
     """
     # forkserver: workers start from a clean process, not a fork of one holding
-    # Arrow writer threads and open files.
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("forkserver"),
+    # Arrow writer threads and open files; the server loads the pipeline once
+    # (rulelab.warm) and every worker forked from it starts warm.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["rulelab.warm"])
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                initializer=_exit_with, initargs=(os.getpid(),))
     try:
         yield pool

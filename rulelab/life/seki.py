@@ -51,6 +51,8 @@ def seki_stones(board: np.ndarray, dead: np.ndarray, seki_share: np.ndarray) -> 
     shared = ((board == EMPTY) & (seki_share >= SHARED_SHARE)
               & _near(alive & (board == BLACK)) & _near(alive & (board == WHITE)))
     seki = np.zeros(board.shape, dtype=bool)
+    if not shared.any():  # most boards: no seki, and no strings to label
+        return seki
     for colour in (BLACK, WHITE):
         strings, _ = ndimage.label(alive & (board == colour), _FOUR)
         touching = np.unique(strings[_near(shared) & (strings > 0)])

@@ -1,0 +1,26 @@
+"""Loaded by the fork server before it starts workers: the pipeline's modules and
+compiled kernels, once.
+
+Each worker is a fork of the fork server, so whatever the server holds, every worker
+starts with: importing the pipeline and loading its numba kernels from the on-disk
+cache (about a second) is paid once per run instead of once per worker.
+"""
+
+from __future__ import annotations
+
+from .ingest import games_stage
+from .score_run import resolve_rulesets, scores_stage
+from .sources import RawFile
+
+# A short game with a capture, a ko-free end and passes: enough to call every kernel
+# of replay, life and death and scoring once.
+_GAME = b"(;GM[1]SZ[9]KM[6.5]RU[Japanese]RE[B+R];B[ee];W[ec];B[ce];W[cc];B[gc];W[gg];B[cg];W[];B[])"
+
+
+def load_kernels() -> None:
+    """Run one game through ingest and scoring so every kernel is compiled or loaded."""
+    rows = games_stage(superko=False).build([RawFile("warm.sgf", None, _GAME)])
+    scores_stage(resolve_rulesets(None, None), "auto", None).build(rows)
+
+
+load_kernels()
