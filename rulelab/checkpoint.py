@@ -65,8 +65,30 @@ def _file_digest(path: Path, modified_ns: int, size: int) -> bytes:
 def source_files(module: str) -> dict[str, Path]:
     """``module`` and the rulelab modules it imports, directly or not, with their files.
 
-    Imports are read from the source, so those made inside functions count too.
+    Imports are read from the source, so those made inside functions count too. The
+    walk is kept until a file it found, or a folder holding one, changes.
     """
+    walked = _walks.get(module)
+    if walked is None or walked[1] != _stamps(walked[0]):
+        found = _walk_imports(module)
+        walked = _walks[module] = (found, _stamps(found))
+    return walked[0]
+
+
+_walks: dict[str, tuple[dict[str, Path], tuple[int, ...]]] = {}
+
+
+def _stamps(found: dict[str, Path]) -> tuple[int, ...]:
+    """Modification times of the files and of their folders (a file added to one
+    changes the folder's)."""
+    paths = sorted({*found.values(), *(path.parent for path in found.values())})
+    try:
+        return tuple(os.stat(path).st_mtime_ns for path in paths)
+    except OSError:
+        return ()
+
+
+def _walk_imports(module: str) -> dict[str, Path]:
     found: dict[str, Path] = {}
     pending = [module]
     while pending:
@@ -85,17 +107,6 @@ def _module_file(name: str) -> Path | None:
     if parts[0] != PACKAGE.name:
         return None
     base = PACKAGE.joinpath(*parts[1:])
-    try:
-        folder_modified_ns = base.parent.stat().st_mtime_ns
-    except OSError:
-        return None
-    return _source_in(base, folder_modified_ns)
-
-
-@functools.lru_cache(maxsize=None)
-def _source_in(base: Path, folder_modified_ns: int) -> Path | None:
-    """``base.py`` or ``base/__init__.py``, whichever exists; cached per modification time
-    of the folder, which changes when a file is added to it or removed."""
     for path in (base.with_suffix(".py"), base / "__init__.py"):
         if path.is_file():
             return path
