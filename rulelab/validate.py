@@ -42,11 +42,16 @@ SCORE_COLUMNS = ["game_id", "ruleset", "margin", "winner", "life_method", "life_
 
 
 def compare(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
-    """One row per counted game with a record score: recorded vs computed margin."""
+    """One row per counted game with a record score: recorded vs computed margin.
+
+    ``rules`` is the record's, or, for a record naming none, the rules it was counted
+    under (its server's, or ``--assume-rules``).
+    """
     counted = games.loc[(games.status == "ok") & (games.result_kind == "counted")
                         & (games.duplicate_of.isna()), GAME_COLUMNS]
     record = scores.loc[scores.komi_source == "record", SCORE_COLUMNS]
     table = counted.merge(record, on="game_id", how="inner")
+    table["rules"] = table.rules.where(table.rules.notna(), table.ruleset)
     sign = np.where(table.result_winner == "B", 1.0, -1.0)
     table["recorded_margin"] = sign * table.result_margin
     table["difference"] = table.margin - table.recorded_margin

@@ -104,5 +104,6 @@ def test_assumed_rules_give_records_without_rules_their_own_row(tmp_path):
     (folder / "title.sgf").write_text(WALLS.replace("RU[Chinese]KM[7.5]RE[W+12.5]", "KM[4.5]RE[W+9.5]"))
     summary = validate([folder], tmp_path / "run", jobs=1, assume_rules="japanese")
     assert summary.loc["all", "games"] == 1 and summary.loc["all", "exact"] == 1.0
+    assert summary.loc["rules=japanese", "games"] == 1  # grouped by the rules it was counted under
     record = read_scores(tmp_path / "run").query("komi_source == 'record'").iloc[0]
     assert (record.ruleset, record.komi, record.margin) == ("japanese", 4.5, -9.5)
