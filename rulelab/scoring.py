@@ -204,10 +204,13 @@ def _play_if_quiet(b, nb, p, colour, seen, libmark, stack, clock):
 def _fill_with_atari(b, nb, p, colour, owner, owed, seen, libmark, stack, clock):
     """Fill dame p with colour if that ataris chains which all escape by one stone on
     the same neutral point or point of their own territory; the latter is owed."""
+    victim = 3 - colour
+    if not (b[p + nb[0]] == victim or b[p + nb[1]] == victim or b[p + nb[2]] == victim
+            or b[p + nb[3]] == victim):
+        return False  # no opposing chain beside p to put in atari
     b[p] = colour
     own, captured, ataris, escape = _judge(b, nb, p, seen, libmark, stack, clock)
     if own >= 2 and captured == 0 and ataris > 0 and escape >= 0:
-        victim = 3 - colour
         if owner[escape] == 3 or owner[escape] == victim:
             if _play_if_quiet(b, nb, escape, victim, seen, libmark, stack, clock):
                 if owner[escape] == victim:
