@@ -22,7 +22,7 @@ from rulelab.life.markup import has_markup, marked_dead
 from rulelab.life.seki import shared_liberties
 from rulelab.life.settle import is_finished, unsettled_points
 from rulelab.life.verdict import LifeError, LifeVerdict
-from rulelab.position import EMPTY, Position
+from rulelab.position import EMPTY, WHITE, Position
 
 METHODS = ("auto", "estimate", "markup", "gnugo")
 
@@ -121,7 +121,7 @@ def _check(position: Position, method: str, rng_seed: int) -> None:
     if not isinstance(board, np.ndarray) or board.ndim != 2 or board.dtype != np.int8 or min(board.shape) < 1:
         raise LifeError("the position's board must be a non-empty 2-D np.int8 array; "
                         f"got {getattr(board, 'dtype', type(board))} {np.shape(board)}")
-    if not np.isin(board, (0, 1, 2)).all():
+    if board.min() < EMPTY or board.max() > WHITE:
         raise LifeError("the position's board may hold only 0 (empty), 1 (black) and 2 (white)")
     marks = position.territory_marks
     if marks is not None and np.shape(marks) != board.shape:
