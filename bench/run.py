@@ -5,7 +5,7 @@ measurements taken one after the other on this machine, so machine speed cancels
 
 - ingest and the whole pipeline (ingest + life and death + every ruleset) against the
   plain baseline, sgfmill parse + sgfmill ``Board`` replay of the same games;
-- peak memory of the whole process tree on a tenth of dev-mixed and on all of it;
+- peak memory of the whole process tree, scoring a tenth of dev-mixed and all of it;
 - rulelab against GNU Go counting the same finished games (skipped without ``gnugo``).
 
 Every run starts from an empty run folder: parts left by an earlier run would be reused
@@ -72,13 +72,14 @@ def bench_throughput(sample: Path) -> dict:
 
 
 def bench_memory(collection: Path, every: int, folder: Path) -> dict:
-    """Peak tree RSS of ``rulelab ingest`` on one ``every``-th of ``collection`` and on all of it."""
+    """Peak tree RSS of the whole pipeline (``rulelab score``) on one ``every``-th of
+    ``collection`` and on all of it."""
     sample = folder / f"one-in-{every}.tar"
     sample_archive(collection, sample, every)
     figures = {}
     for name, source in (("sample", sample), ("full", collection)):
         with tempfile.TemporaryDirectory(prefix="rulelab-bench-") as out:
-            measured = peak_tree_rss(RULELAB + ["ingest", str(source), "--out", out, "--jobs", "2"])
+            measured = peak_tree_rss(RULELAB + ["score", str(source), "--out", out, "--jobs", "2"])
             manifest = json.loads((Path(out) / "manifest.json").read_text())
         figures[name] = {"games": manifest["counts"]["games_found"], **measured}
     figures["games_ratio"] = round(figures["full"]["games"] / figures["sample"]["games"], 2)
