@@ -61,6 +61,7 @@ satisfy ``A_B + A_W + dame == rows * cols``; :func:`check_identities` checks bot
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass, fields
 from typing import Iterable
 
@@ -179,44 +180,37 @@ def _judge(b, nb, p, seen, libmark, stack, clock):
     return own, captured, ataris, escape
 
 
+@numba.njit(cache=True, inline="always")
+def _quiet_by_sight(b, nb, p, colour):
+    """Whether colour on empty p has two liberties of its own and touches no opposing
+    chain: quiet whatever the chains beside it."""
+    open_sides = 0
+    for k in range(4):
+        v = b[p + nb[k]]
+        if v == 3 - colour:
+            return False
+        open_sides += v == EMPTY
+    return open_sides >= 2
+
+
+@numba.njit(cache=True)
+def _is_quiet(b, nb, p, colour, seen, libmark, stack, clock):
+    """Whether colour on empty p keeps two liberties and neither captures nor ataris
+    (b is left as it was)."""
+    if _quiet_by_sight(b, nb, p, colour):
+        return True
+    b[p] = colour
+    own, captured, ataris, _ = _judge(b, nb, p, seen, libmark, stack, clock)
+    b[p] = EMPTY
+    return own >= 2 and captured == 0 and ataris == 0
+
+
 @numba.njit(cache=True)
 def _play_if_quiet(b, nb, p, colour, seen, libmark, stack, clock):
     """Put colour on p if it keeps two liberties and neither captures nor ataris."""
-    open_sides = 0
-    hostile = False
-    for k in range(4):
-        v = b[p + nb[k]]
-        if v == EMPTY:
-            open_sides += 1
-        elif v == 3 - colour:
-            hostile = True
-    b[p] = colour
-    if open_sides >= 2 and not hostile:  # two liberties of its own, no opposing chain touched
+    if _is_quiet(b, nb, p, colour, seen, libmark, stack, clock):
+        b[p] = colour
         return True
-    own, captured, ataris, _ = _judge(b, nb, p, seen, libmark, stack, clock)
-    if own >= 2 and captured == 0 and ataris == 0:
-        return True
-    b[p] = EMPTY
-    return False
-
-
-@numba.njit(cache=True)
-def _fill_with_atari(b, nb, p, colour, owner, owed, seen, libmark, stack, clock):
-    """Fill dame p with colour if that ataris chains which all escape by one stone on
-    the same neutral point or point of their own territory; the latter is owed."""
-    victim = 3 - colour
-    if not (b[p + nb[0]] == victim or b[p + nb[1]] == victim or b[p + nb[2]] == victim
-            or b[p + nb[3]] == victim):
-        return False  # no opposing chain beside p to put in atari
-    b[p] = colour
-    own, captured, ataris, escape = _judge(b, nb, p, seen, libmark, stack, clock)
-    if own >= 2 and captured == 0 and ataris > 0 and escape >= 0:
-        if owner[escape] == 3 or owner[escape] == victim:
-            if _play_if_quiet(b, nb, escape, victim, seen, libmark, stack, clock):
-                if owner[escape] == victim:
-                    owed[escape] = victim
-                return True
-    b[p] = EMPTY
     return False
 
 
@@ -238,57 +232,239 @@ def _connect_chains_in_atari(b, nb, owner, owed, seen, libmark, stack, clock):
                     changed = True
 
 
+# The dame fill judges every remaining neutral point on every sweep, and a flood per
+# judgement would walk again and again the long chains a filling board grows. So the
+# fill and the seki test keep, at the root of each chain in a union-find forest, the
+# chain's pseudo-liberties (the empty neighbours of its stones, with repetition) as a
+# count, a sum and a sum of squares: the chain has no liberty when the count is 0, and
+# exactly one, the mean, when count * squares == sum ** 2 (the equality case of
+# Cauchy–Schwarz: all values equal). Stones are only ever added (no fill captures), so
+# chains only ever merge.
+_Chains = namedtuple("_Chains", ("parent", "libs", "sides"))
+"""The forest (parent per point, roots their own), the sums per root (count, sum,
+sum of squares), and scratch for the roots of a point's four sides."""
+
+
+@numba.njit(cache=True, inline="always")
+def _root(parent, p):
+    """The root of p's chain (halving the path on the way)."""
+    while parent[p] != p:
+        parent[p] = parent[parent[p]]
+        p = parent[p]
+    return p
+
+
+@numba.njit(cache=True, inline="always")
+def _add_liberty(libs, root, q, times):
+    """Count empty q times more (fewer, if negative) among root's pseudo-liberties."""
+    libs[root, 0] += times
+    libs[root, 1] += times * q
+    libs[root, 2] += times * q * q
+
+
 @numba.njit(cache=True)
-def _quiet_sweep(b, nb, dame, colour, seen, libmark, stack, clock):
-    """Every quiet fill colour can make on the dame, in board order; whether any was made."""
+def _chain_forest(b, nb):
+    """The chains of b with their pseudo-liberties."""
+    parent = np.arange(b.size)
+    libs = np.zeros((b.size, 3), np.int64)
+    for p in range(b.size):
+        v = b[p]
+        if v == BLACK or v == WHITE:
+            for k in (1, 3):  # below and to the right: every adjacent pair once
+                if b[p + nb[k]] == v:
+                    parent[_root(parent, p + nb[k])] = _root(parent, p)
+    for p in range(b.size):
+        v = b[p]
+        if v == BLACK or v == WHITE:
+            root = _root(parent, p)
+            for k in range(4):
+                if b[p + nb[k]] == EMPTY:
+                    _add_liberty(libs, root, p + nb[k], 1)
+    return _Chains(parent, libs, np.empty(4, np.int64))
+
+
+@numba.njit(cache=True, inline="always")
+def _place(b, nb, q, colour, chains):
+    """Put colour on empty q: the chains of that colour beside q join it under root
+    q, and every chain beside q loses q from its pseudo-liberties."""
+    parent, libs = chains.parent, chains.libs
+    b[q] = colour
+    parent[q] = q
+    libs[q, 0], libs[q, 1], libs[q, 2] = 0, 0, 0
+    for k in range(4):
+        r = q + nb[k]
+        v = b[r]
+        if v == EMPTY:
+            _add_liberty(libs, q, r, 1)
+        elif v == BLACK or v == WHITE:
+            root = _root(parent, r)
+            _add_liberty(libs, root, q, -1)
+            if v == colour and root != q:
+                parent[root] = q
+                for i in range(3):
+                    libs[q, i] += libs[root, i]
+
+
+@numba.njit(cache=True, inline="always")
+def _liberty_count(count, total, squares):
+    """Liberties (up to two) of pseudo-liberties with these sums, and the one if one."""
+    if count == 0:
+        return 0, -1
+    if count * squares == total * total:
+        return 1, total // count
+    return 2, -1
+
+
+@numba.njit(cache=True, inline="always")
+def _judge_counted(b, nb, p, colour, chains):
+    """What _judge finds for colour put on empty p, and the liberty of its chain if it
+    has one, read from the pseudo-liberties of the chains beside p without playing."""
+    libs, sides = chains.libs, chains.sides
+    count, total, squares = 0, 0, 0  # the pseudo-liberties of colour's chain through p
+    for k in range(4):
+        r = p + nb[k]
+        v = b[r]
+        sides[k] = _root(chains.parent, r) if v == BLACK or v == WHITE else -1
+        if v == EMPTY:
+            count, total, squares = count + 1, total + r, squares + r * r
+    captured = 0
+    ataris = 0
+    escape = -1
+    for k in range(4):
+        root = sides[k]
+        times = 0  # the chain's stones beside p, each counting p once
+        for j in range(4):
+            if sides[j] == root:
+                if j < k:
+                    break  # the chain was counted at an earlier side
+                times += 1
+        if root < 0 or times == 0:
+            continue
+        n = libs[root, 0] - times
+        s = libs[root, 1] - times * p
+        sq = libs[root, 2] - times * p * p
+        if b[p + nb[k]] == colour:
+            count, total, squares = count + n, total + s, squares + sq
+        else:
+            libs_left, last = _liberty_count(n, s, sq)
+            if libs_left == 0:
+                captured += 1
+            elif libs_left == 1:
+                escape = last if ataris == 0 or last == escape else -1
+                ataris += 1
+    own, liberty = _liberty_count(count, total, squares)
+    return own, liberty, captured, ataris, escape
+
+
+@numba.njit(cache=True, inline="always")
+def _fill_if_quiet(b, nb, p, colour, chains):
+    """Fill p with colour if it keeps two liberties and neither captures nor ataris."""
+    if _quiet_by_sight(b, nb, p, colour):
+        _place(b, nb, p, colour, chains)
+        return True
+    own, _, captured, ataris, _ = _judge_counted(b, nb, p, colour, chains)
+    if own >= 2 and captured == 0 and ataris == 0:
+        _place(b, nb, p, colour, chains)
+        return True
+    return False
+
+
+@numba.njit(cache=True)
+def _fill_with_atari(b, nb, p, colour, owner, owed, chains, seen, libmark, stack, clock):
+    """Fill dame p with colour if that ataris chains which all escape by one stone on
+    the same neutral point or point of their own territory; the latter is owed."""
+    victim = 3 - colour
+    if not (b[p + nb[0]] == victim or b[p + nb[1]] == victim or b[p + nb[2]] == victim
+            or b[p + nb[3]] == victim):
+        return False  # no opposing chain beside p to put in atari
+    own, _, captured, ataris, escape = _judge_counted(b, nb, p, colour, chains)
+    if not (own >= 2 and captured == 0 and ataris > 0 and escape >= 0):
+        return False
+    if owner[escape] != 3 and owner[escape] != victim:
+        return False
+    b[p] = colour  # the escape is judged by flood, as the counts do not hold p yet
+    escapes = _is_quiet(b, nb, escape, victim, seen, libmark, stack, clock)
+    b[p] = EMPTY
+    if escapes:
+        _place(b, nb, p, colour, chains)
+        _place(b, nb, escape, victim, chains)
+        if owner[escape] == victim:
+            owed[escape] = victim
+    return escapes
+
+
+@numba.njit(cache=True)
+def _any_atari_in_own_territory(b, owner, chains):
+    """Whether some chain of b has one liberty, in its own territory: else connecting
+    chains in atari has nothing to do."""
+    libs = chains.libs
+    for p in range(b.size):
+        if chains.parent[p] == p and (b[p] == BLACK or b[p] == WHITE):
+            count, last = _liberty_count(libs[p, 0], libs[p, 1], libs[p, 2])
+            if count == 1 and owner[last] == b[p]:
+                return True
+    return False
+
+
+@numba.njit(cache=True)
+def _quiet_sweep(b, nb, dame, size, colour, chains):
+    """Every quiet fill colour can make on dame[:size], in board order. Returns whether
+    any was made, and how many of those dame are left empty, kept in order in front."""
     made = False
-    for p in dame:
-        if b[p] == EMPTY and _play_if_quiet(b, nb, p, colour, seen, libmark, stack, clock):
-            made = True
-    return made
+    kept = 0
+    for i in range(size):
+        p = dame[i]
+        if b[p] == EMPTY:
+            if _fill_if_quiet(b, nb, p, colour, chains):
+                made = True
+            else:
+                dame[kept] = p
+                kept += 1
+    return made, kept
 
 
 @numba.njit(cache=True)
-def _atari_sweep(b, nb, dame, colour, owner, owed, seen, libmark, stack, clock):
+def _atari_sweep(b, nb, dame, colour, owner, owed, chains, seen, libmark, stack, clock):
     """The first atari fill colour can make on the dame, in board order; whether made."""
     for p in dame:
         if b[p] == EMPTY and _fill_with_atari(
-            b, nb, p, colour, owner, owed, seen, libmark, stack, clock
+            b, nb, p, colour, owner, owed, chains, seen, libmark, stack, clock
         ):
             return True
     return False
 
 
 @numba.njit(cache=True)
-def _fill_dame(b, nb, dame, owner, owed, favoured, seen, libmark, stack, clock):
-    """Fill the neutral points as players do before a territory count, with the
-    favoured colour filling every dame it can before its opponent moves."""
-    _connect_chains_in_atari(b, nb, owner, owed, seen, libmark, stack, clock)
+def _fill_dame(b, nb, dame, owner, owed, favoured, chains, seen, libmark, stack, clock):
+    """Fill the neutral points of b, whose chains in atari are connected, as players do
+    before a territory count, with the favoured colour filling every dame it can
+    before its opponent moves (chains: those of b, kept up to date)."""
     other = 3 - favoured
-    while (
-        _quiet_sweep(b, nb, dame, favoured, seen, libmark, stack, clock)
-        or _atari_sweep(b, nb, dame, other, owner, owed, seen, libmark, stack, clock)
-        or _quiet_sweep(b, nb, dame, other, seen, libmark, stack, clock)
-        or _atari_sweep(b, nb, dame, favoured, owner, owed, seen, libmark, stack, clock)
-    ):
-        pass
+    left = dame.copy()  # the dame maybe still empty, in board order
+    size = left.size
+    while True:
+        made, size = _quiet_sweep(b, nb, left, size, favoured, chains)
+        if made or _atari_sweep(b, nb, left[:size], other, owner, owed, chains, seen, libmark,
+                                stack, clock):
+            continue
+        made, size = _quiet_sweep(b, nb, left, size, other, chains)
+        if not made and not _atari_sweep(b, nb, left[:size], favoured, owner, owed, chains,
+                                         seen, libmark, stack, clock):
+            break
 
 
 @numba.njit(cache=True)
-def _is_seki_liberty(b, nb, p, owner, seen, libmark, stack, clock):
+def _is_seki_liberty(b, nb, p, owner, chains, seen, libmark, stack, clock):
     """Whether neither colour can ever fill empty p: playing there captures nothing and
     leaves the player's chain capturable, even after connecting at its last liberty
     when that lies in the player's own territory."""
     for colour in (BLACK, WHITE):
-        b[p] = colour
-        own, captured, _, _ = _judge(b, nb, p, seen, libmark, stack, clock)
+        own, last, captured, _, _ = _judge_counted(b, nb, p, colour, chains)
         fillable = captured > 0 or own >= 2
-        if own == 1 and captured == 0:
-            _, q = _liberties(b, nb, p, seen, libmark, stack, clock)
-            if owner[q] == colour and _play_if_quiet(b, nb, q, colour, seen, libmark, stack, clock):
-                b[q] = EMPTY
-                fillable = True
-        b[p] = EMPTY
+        if own == 1 and captured == 0 and owner[last] == colour:
+            b[p] = colour  # the connection is judged by flood: the counts do not hold p
+            fillable = _is_quiet(b, nb, last, colour, seen, libmark, stack, clock)
+            b[p] = EMPTY
         if fillable:
             return False
     return True
@@ -313,25 +489,47 @@ def _mark_chain(b, nb, p, mark, stack):
 
 
 @numba.njit(cache=True)
-def _seki_of(filled, nb, dame, owner, dead_colour, seen, libmark, stack, clock):
-    """The seki liberties among the dame left empty on a filled board, and the stones
-    of the chains touching one (in seki)."""
+def _copy_chains(chains):
+    """Chains to place stones on, leaving the given ones as they are."""
+    return _Chains(chains.parent.copy(), chains.libs.copy(), chains.sides)
+
+
+@numba.njit(cache=True)
+def _put_back(filled, nb, dead_colour, chains):
+    """The filled board with the dead stones put back where it is empty, its chains,
+    and whether any stone was put back (if none, the given board and chains)."""
+    restored = (dead_colour != EMPTY) & (filled == EMPTY)
+    if not restored.any():
+        return filled, chains, False
+    board = filled.copy()
+    board_chains = _copy_chains(chains)
+    for p in np.flatnonzero(restored):
+        _place(board, nb, p, dead_colour[p], board_chains)
+    return board, board_chains, True
+
+
+@numba.njit(cache=True)
+def _seki_of(filled, nb, dame, owner, dead_colour, chains, seen, libmark, stack, clock):
+    """The seki liberties among the dame left empty on a filled board (whose chains
+    are given), and the stones of the chains touching one (in seki)."""
     n = filled.size
     # A seki may be visible only with its dead stones on the board (a dead stone in
-    # an eye of a seki group): test each liberty both ways.
-    with_dead = filled.copy()
-    for p in range(n):
-        if dead_colour[p] != EMPTY and with_dead[p] == EMPTY:
-            with_dead[p] = dead_colour[p]
+    # an eye of a seki group): test each liberty both ways, when any is put back.
+    with_dead, dead_chains, restored = filled, chains, False  # put back when first needed
+    put_back = False
     seki_liberty = np.zeros(n, np.bool_)
     in_seki = np.zeros(n, np.bool_)
     for p in dame:
         if filled[p] != EMPTY:
             continue
-        if _is_seki_liberty(filled, nb, p, owner, seen, libmark, stack, clock) or (
-            with_dead[p] == EMPTY
-            and _is_seki_liberty(with_dead, nb, p, owner, seen, libmark, stack, clock)
-        ):
+        seki = _is_seki_liberty(filled, nb, p, owner, chains, seen, libmark, stack, clock)
+        if not seki and dead_colour[p] == EMPTY:
+            if not put_back:
+                with_dead, dead_chains, restored = _put_back(filled, nb, dead_colour, chains)
+                put_back = True
+            seki = restored and _is_seki_liberty(with_dead, nb, p, owner, dead_chains, seen,
+                                                 libmark, stack, clock)
+        if seki:
             seki_liberty[p] = True
             for k in range(4):
                 r = p + nb[k]
@@ -363,20 +561,30 @@ def _classify(b, nb, dead_colour):
             owner[p] = touch[region[p]]
     dame = np.nonzero(owner == 3)[0]
 
+    # Chains in atari connect in their own territory whichever colour is favoured.
+    connected = b.copy()
+    connected_owed = np.zeros(n, np.int8)
+    connected_chains = _chain_forest(connected, nb)
+    if _any_atari_in_own_territory(connected, owner, connected_chains):
+        _connect_chains_in_atari(connected, nb, owner, connected_owed, seen, libmark, stack,
+                                 clock)
+        connected_chains = _chain_forest(connected, nb)
     # Fill the dame twice, each time favouring one colour: a point is owed by a colour
     # when it needs protecting even though that colour filled every dame it could.
     in_seki = np.ones(n, np.bool_)
     seki_liberty = np.ones(n, np.bool_)
     owed = np.zeros(n, np.int8)
     for favoured in (BLACK, WHITE):
-        filled = b.copy()
-        owed_here = np.zeros(n, np.int8)
-        _fill_dame(filled, nb, dame, owner, owed_here, favoured, seen, libmark, stack, clock)
+        filled = connected.copy()
+        owed_here = connected_owed.copy()
+        chains = _copy_chains(connected_chains)
+        _fill_dame(filled, nb, dame, owner, owed_here, favoured, chains, seen, libmark, stack,
+                   clock)
         for p in range(n):
             if owed_here[p] == favoured:
                 owed[p] = favoured
         liberty, stones = _seki_of(
-            filled, nb, dame, owner, dead_colour, seen, libmark, stack, clock
+            filled, nb, dame, owner, dead_colour, chains, seen, libmark, stack, clock
         )
         seki_liberty &= liberty
         in_seki &= stones
@@ -408,25 +616,50 @@ def _classify(b, nb, dead_colour):
 def _groups(b, nb, owner, in_seki):
     """Per colour, groups are chains joined through the colour's own regions. Returns
     the stone-scoring tax of each colour (up to two eye points per group, index 1
-    and 2) and the points of the regions of groups with a chain in seki."""
+    and 2) and the points of the regions of groups with a chain in seki.
+
+    Both colours are labelled in one pass: a point belongs to the colour of its stone,
+    or of its region when one colour owns it, and joins the neighbours of that colour.
+    """
     n = b.size
+    side = np.zeros(n, np.int8)
+    for p in range(n):
+        if b[p] == BLACK or b[p] == WHITE:
+            side[p] = b[p]
+        elif owner[p] == BLACK or owner[p] == WHITE:
+            side[p] = owner[p]
+    group = np.full(n, -1, np.int32)
+    queue = np.empty(n, np.int32)
+    eye_points = np.zeros(n, np.int64)
+    group_in_seki = np.zeros(n, np.bool_)
     tax = np.zeros(3, np.int64)
+    count = 0
+    for start in range(n):
+        colour = side[start]
+        if colour == EMPTY or group[start] >= 0:
+            continue
+        group[start] = count
+        queue[0] = start
+        head, tail = 0, 1
+        while head < tail:
+            q = queue[head]
+            head += 1
+            if b[q] == EMPTY:
+                eye_points[count] += 1
+            elif in_seki[q]:
+                group_in_seki[count] = True
+            for k in range(4):
+                r = q + nb[k]
+                if side[r] == colour and group[r] < 0:
+                    group[r] = count
+                    queue[tail] = r
+                    tail += 1
+        tax[colour] += min(eye_points[count], 2)
+        count += 1
     seki_region = np.zeros(n, np.bool_)
-    for colour in (BLACK, WHITE):
-        eyes = owner == colour
-        group, count = label_components(nb[1], (b == colour) | eyes, (b == colour) | eyes)
-        eye_points = np.zeros(count, np.int64)
-        group_in_seki = np.zeros(count, np.bool_)
-        for p in range(n):
-            if eyes[p]:
-                eye_points[group[p]] += 1
-            elif group[p] >= 0 and in_seki[p]:
-                group_in_seki[group[p]] = True
-        for g in range(count):
-            tax[colour] += min(eye_points[g], 2)
-        for p in range(n):
-            if eyes[p] and group_in_seki[group[p]]:
-                seki_region[p] = True
+    for p in range(n):
+        if b[p] == EMPTY and group[p] >= 0 and group_in_seki[group[p]]:
+            seki_region[p] = True
     return tax, seki_region
 
 
@@ -434,12 +667,14 @@ def _groups(b, nb, owner, in_seki):
 def _seki_shares(in_seki, seki_liberty, nb):
     """Seki liberties split equally in whole points within each seki (its chains and
     their shared liberties): what each side gets, and what is left over."""
+    shares = np.zeros(2, np.int64)
+    if not seki_liberty.any():
+        return shares
     seki, count = label_components(nb[1], in_seki | seki_liberty, in_seki | seki_liberty)
     liberties = np.zeros(count, np.int64)
     for p in range(in_seki.size):
         if seki_liberty[p]:
             liberties[seki[p]] += 1
-    shares = np.zeros(2, np.int64)
     shares[0] = (liberties // 2).sum()
     shares[1] = (liberties % 2).sum()
     return shares
