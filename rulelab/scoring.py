@@ -616,50 +616,25 @@ def _classify(b, nb, dead_colour):
 def _groups(b, nb, owner, in_seki):
     """Per colour, groups are chains joined through the colour's own regions. Returns
     the stone-scoring tax of each colour (up to two eye points per group, index 1
-    and 2) and the points of the regions of groups with a chain in seki.
-
-    Both colours are labelled in one pass: a point belongs to the colour of its stone,
-    or of its region when one colour owns it, and joins the neighbours of that colour.
-    """
+    and 2) and the points of the regions of groups with a chain in seki."""
     n = b.size
-    side = np.zeros(n, np.int8)
-    for p in range(n):
-        if b[p] == BLACK or b[p] == WHITE:
-            side[p] = b[p]
-        elif owner[p] == BLACK or owner[p] == WHITE:
-            side[p] = owner[p]
-    group = np.full(n, -1, np.int32)
-    queue = np.empty(n, np.int32)
-    eye_points = np.zeros(n, np.int64)
-    group_in_seki = np.zeros(n, np.bool_)
     tax = np.zeros(3, np.int64)
-    count = 0
-    for start in range(n):
-        colour = side[start]
-        if colour == EMPTY or group[start] >= 0:
-            continue
-        group[start] = count
-        queue[0] = start
-        head, tail = 0, 1
-        while head < tail:
-            q = queue[head]
-            head += 1
-            if b[q] == EMPTY:
-                eye_points[count] += 1
-            elif in_seki[q]:
-                group_in_seki[count] = True
-            for k in range(4):
-                r = q + nb[k]
-                if side[r] == colour and group[r] < 0:
-                    group[r] = count
-                    queue[tail] = r
-                    tail += 1
-        tax[colour] += min(eye_points[count], 2)
-        count += 1
     seki_region = np.zeros(n, np.bool_)
-    for p in range(n):
-        if b[p] == EMPTY and group[p] >= 0 and group_in_seki[group[p]]:
-            seki_region[p] = True
+    for colour in (BLACK, WHITE):
+        eyes = owner == colour
+        group, count = label_components(nb[1], (b == colour) | eyes, (b == colour) | eyes)
+        eye_points = np.zeros(count, np.int64)
+        group_in_seki = np.zeros(count, np.bool_)
+        for p in range(n):
+            if eyes[p]:
+                eye_points[group[p]] += 1
+            elif group[p] >= 0 and in_seki[p]:
+                group_in_seki[group[p]] = True
+        for g in range(count):
+            tax[colour] += min(eye_points[g], 2)
+        for p in range(n):
+            if eyes[p] and group_in_seki[group[p]]:
+                seki_region[p] = True
     return tax, seki_region
 
 
