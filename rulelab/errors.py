@@ -45,3 +45,18 @@ class RulesError(RulelabError, ValueError):
     """An unknown ruleset name or an impossible setting (komi, handicap bonus, ...)."""
 
     status = "rules_error"
+
+
+def raise_if_interrupted(error: BaseException) -> None:
+    """Raise ``KeyboardInterrupt`` if ``error`` stands for one.
+
+    Ctrl-C arriving inside a compiled kernel can surface as a ``SystemError`` caused by
+    the ``KeyboardInterrupt``. The handlers that keep one bad game from stopping a run
+    call this first, so an interruption stops the run instead of being written down
+    as that game's error (and reused from its checkpoint on the next run).
+    """
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, KeyboardInterrupt):
+            raise KeyboardInterrupt from error
+        cause = cause.__cause__ or cause.__context__

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import metadata
 from .decoding import Decoded, decode_sgf
-from .errors import RulelabError
+from .errors import RulelabError, raise_if_interrupted
 from .position import BLACK, COLOUR_NAME, WHITE
 from .replay import replay
 from .sgf import Game, GameText, content_hash, game_events, parse_game, split_games, territory_marks
@@ -68,6 +68,7 @@ def file_rows(raw: RawFile, *, superko: bool = False) -> list[dict]:
         return [games_row(game_id=sha[:20], status=error.status,
                           error=printable(f"{where}: {error}"), **base)]
     except Exception as error:  # a bug must cost one row, not the run
+        raise_if_interrupted(error)
         return [games_row(game_id=sha[:20], status="internal_error",
                           error=f"{where}: {error!r}", **base)]
     file_warnings = "; ".join(warnings) or None
@@ -100,6 +101,7 @@ def game_row(text: GameText, decoded: Decoded, base: dict, warnings: str | None,
         row["status"] = error.status
         row["error"] = f"{location(base['source_path'], base['archive_member'], text.index)}: {error}"
     except Exception as error:  # a bug must cost one row, not the run
+        raise_if_interrupted(error)
         row["status"] = "internal_error"
         row["error"] = f"{location(base['source_path'], base['archive_member'], text.index)}: {error!r}"
     return row

@@ -16,7 +16,7 @@ import pandas as pd
 
 from .checkpoint import PartStore, Stage, publish_table, table_digest
 from .engines import open_engine
-from .errors import RulelabError, RulesError
+from .errors import RulelabError, RulesError, raise_if_interrupted
 from .ingest import (GAMES_FILE, MANIFEST_FILE, check_output_folder, environment, games_stage,
                      provenance, publish_games, run_pipeline)
 from .life import decide_life
@@ -115,6 +115,7 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi_
         try:
             scored = score_game(position_from_row(row), rulesets, life=life, record=record)
         except Exception as error:  # one game that cannot be scored costs only its own rows
+            raise_if_interrupted(error)
             scored = failed_scores(rulesets, record, error)
         for entry in scored:
             if entry["komi_source"] == "standard":

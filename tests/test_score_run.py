@@ -107,3 +107,39 @@ def test_assumed_rules_give_records_without_rules_their_own_row(tmp_path):
     assert summary.loc["rules=japanese", "games"] == 1  # grouped by the rules it was counted under
     record = read_scores(tmp_path / "run").query("komi_source == 'record'").iloc[0]
     assert (record.ruleset, record.komi, record.margin) == ("japanese", 4.5, -9.5)
+
+
+def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monkeypatch):
+    """Ctrl-C in compiled code can surface as a SystemError caused by KeyboardInterrupt:
+    written down as the game's error, it would be reused from the checkpoint on resume."""
+    import rulelab.score_run as score_run
+
+    def interrupted(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as cause:
+            raise SystemError("kernel returned a result with an exception set") from cause
+
+    row = {"status": "ok", "game_id": "g", "rules": None, "source": None, "komi": None}
+    monkeypatch.setattr(score_run, "position_from_row", lambda row: None)
+    monkeypatch.setattr(score_run, "score_game", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        score_run._score_batch([row], [], "auto", "standard")
+    monkeypatch.setattr(score_run, "score_game", lambda *a, **k: 1 / 0)
+    [failed] = score_run._score_batch([row], [score_run.get_ruleset("chinese")], "auto", "standard")
+    assert failed["error"].startswith("internal_error: ZeroDivisionError")  # a plain bug costs one game
+
+
+def test_ctrl_c_inside_a_kernel_stops_ingest_instead_of_failing_the_game(monkeypatch):
+    import rulelab.records as records
+    from rulelab.sources import RawFile
+
+    def interrupted(text):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as cause:
+            raise SystemError("kernel returned a result with an exception set") from cause
+
+    monkeypatch.setattr(records, "parse_game", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        records.file_rows(RawFile("g.sgf", None, b"(;GM[1];B[aa])"))
