@@ -189,7 +189,7 @@ def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
     verdict = decide_life(position, life_method, rng_seed=rng_seed)
     # The estimate the run's verdict grew from (for markup and GNU Go, the playouts' view).
     estimate = estimate_life(position.board, position.to_move, seed=rng_seed,
-                             stopped_early=position.ended_by_passes is False)
+                             stopped_early=position.stopped_early)
     difference = _margin(position, verdict, ruleset) - recorded_margin
     fixes = []
     for kind, colour, block in _flips(position.board, verdict, estimate.proven):

@@ -57,6 +57,12 @@ class Position:
     def shape(self) -> tuple[int, int]:
         return self.board.shape
 
+    @property
+    def stopped_early(self) -> bool:
+        """The record is known to stop before both players passed (a resignation, a
+        timeout): its position may be far from settled."""
+        return self.ended_by_passes is False
+
     def to_bytes(self) -> bytes:
         """The board packed one byte per point, row-major (the ``board`` column)."""
         return self.board.astype(np.int8, copy=False).tobytes()

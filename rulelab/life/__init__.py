@@ -95,7 +95,7 @@ def decide_life(position: Position, method: str = "auto", *, rng_seed: int = 0) 
     if method == "markup":
         return _verdict(position, np.zeros(board.shape, bool), np.zeros(board.shape, bool), "none", 0.0)
     estimate = estimate_life(board, position.to_move, seed=rng_seed,
-                             stopped_early=position.ended_by_passes is False)
+                             stopped_early=position.stopped_early)
     stones = board != EMPTY
     proof_only = bool((estimate.proven | ~stones).all())
     return _verdict(position, estimate.dead, estimate.seki, "proof" if proof_only else "estimate",
