@@ -43,7 +43,7 @@ COUNTING_BY_SOURCE = {("tygem", "korean"): {"refuse_owed": False}}
 
 def position_from_row(row: dict) -> Position:
     """Rebuild the final position stored in a games-table row."""
-    rows, cols = row["board_rows"], row["board_cols"]
+    rows, cols = int(row["board_rows"]), int(row["board_cols"])  # floats beside a failed game
     marks = row["territory_marks"]
     ko = row["ko_point"]
     return Position(

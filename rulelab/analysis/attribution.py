@@ -288,7 +288,8 @@ def main_cause(attribution: pd.DataFrame) -> pd.Series:
 
 
 def cause_summary(attribution: pd.DataFrame) -> pd.DataFrame:
-    """Games per pair of rulesets and main cause, with the mean part of that cause.
+    """Games per (komi basis and) pair of rulesets and main cause, with the mean part of
+    that cause; pairs in the order of ``attribution``, then the commonest cause first.
 
     Examples
     --------
@@ -304,8 +305,21 @@ def cause_summary(attribution: pd.DataFrame) -> pd.DataFrame:
     rows = attribution.dropna(subset=["main_cause"])
     part = pd.Series([rows.at[i, c] if c in rows.columns else np.nan
                       for i, c in zip(rows.index, rows["main_cause"])], index=rows.index, dtype=float)
-    grouped = rows.assign(part=part).groupby(["ruleset_a", "ruleset_b", "main_cause"], sort=True)
-    return grouped.agg(games=("game_id", "size"), mean_part=("part", "mean")).reset_index()
+    keys = (["komi_basis"] if "komi_basis" in rows.columns else []) + ["ruleset_a", "ruleset_b", "main_cause"]
+    grouped = rows.assign(part=part).groupby(keys, sort=False)
+    table = grouped.agg(games=("game_id", "size"), mean_part=("part", "mean")).reset_index()
+    return table.sort_values(keys[:-1] + ["games", "main_cause"], ascending=[True] * (len(keys) - 1)
+                             + [False, True], key=_in_order(rows), kind="stable").reset_index(drop=True)
+
+
+def _in_order(rows: pd.DataFrame):
+    """Sort key: komi bases and rulesets in the order they first appear in ``rows``."""
+    def key(column: pd.Series) -> pd.Series:
+        if column.name in ("komi_basis", "ruleset_a", "ruleset_b"):
+            order = {value: k for k, value in enumerate(dict.fromkeys(rows[column.name]))}
+            return column.map(order)
+        return column
+    return key
 
 
 def clearest_examples(attribution: pd.DataFrame, per_cause: int = 2) -> pd.DataFrame:
