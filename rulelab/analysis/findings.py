@@ -157,8 +157,8 @@ def black_win_rates(outcomes: pd.DataFrame, min_games: int = 10) -> pd.DataFrame
     """
     require_columns(outcomes, ["komi", "winner"], "outcomes")
     decided = outcomes[outcomes["winner"].isin(["B", "W", "draw"]) & outcomes["komi"].notna()]
-    points = decided["winner"].map({"B": 1.0, "W": 0.0, "draw": 0.5})
-    table = points.groupby(decided["komi"], sort=True).agg(games="size", black="sum").reset_index()
+    points = decided["winner"].map({"B": 1.0, "W": 0.0, "draw": 0.5}).astype(float)
+    table = points.groupby(decided["komi"].astype(float), sort=True).agg(games="size", black="sum").reset_index()
     table = table[table["games"] >= min_games].reset_index(drop=True)
     low, high = wilson_interval(table["black"].to_numpy(float), table["games"].to_numpy(float))
     return table.assign(rate=table["black"] / table["games"], low=low, high=high)

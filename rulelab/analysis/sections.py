@@ -373,7 +373,7 @@ def _verdict(game: pd.Series, run: Run) -> tuple[np.ndarray | None, ...]:
     from rulelab.score_run import POSITION_COLUMNS, position_from_row
     from rulelab.scoring import analyse
 
-    row = {**game.to_dict(), "game_id": game.name}
+    row = {**game.astype(object).where(game.notna(), None).to_dict(), "game_id": game.name}  # NaN → None
     if not set(POSITION_COLUMNS) <= set(row):
         return None, None, None
     life = run.table_metadata.get("scores.parquet", {}).get("options", {}).get("life", "auto")
