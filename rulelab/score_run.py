@@ -39,6 +39,10 @@ RULES_BY_SOURCE = {"tygem": "korean"}
 # How a server counts under a rules name, where that differs from the preset: Tygem's
 # count is a plain count of the board, with no points refused for protective moves.
 COUNTING_BY_SOURCE = {("tygem", "korean"): {"refuse_owed": False}}
+# How open dame count under area scoring, per source, chosen against recorded results
+# (README, "Modelling choices"): KGS counts them for nobody, the default; on Fox the
+# professionals' area counts match dame filled alternately.
+DAME_POLICY_BY_SOURCE = {"fox": "alternate"}
 
 
 def position_from_row(row: dict) -> Position:
@@ -83,7 +87,8 @@ def record_ruleset(row: dict, assume_rules: str | None = None,
 
 
 def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
-               life: str = "auto", record: Ruleset | None = None) -> list[dict]:
+               life: str = "auto", record: Ruleset | None = None,
+               dame_policy: str = "none") -> list[dict]:
     """Score one position under several rulesets; one flat record per ruleset.
 
     Parameters
@@ -97,6 +102,8 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
         How dead stones are decided.
     record : Ruleset, optional
         The record's own rules at its own komi, scored as an extra row.
+    dame_policy : {'none', 'alternate'}
+        How open dame count under area scoring (:func:`rulelab.scoring.score`).
     """
     rulesets = list(rulesets or resolve_rulesets(None, None))
     verdict = decide_life(position, life)
@@ -104,7 +111,7 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     if record is not None:
         rulesets.append(record)
         sources.append("record")
-    breakdowns = score_all(position, verdict, rulesets)
+    breakdowns = score_all(position, verdict, rulesets, dame_policy=dame_policy)
     return [{**b.to_record(), "komi_source": s} for b, s in zip(breakdowns, sources)]
 
 
@@ -117,7 +124,8 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi_
         record = record_ruleset(row, assume_rules, playout) if komi_source == "standard" else None
         record = record[1] if record else None
         try:
-            scored = score_game(position_from_row(row), rulesets, life=life, record=record)
+            scored = score_game(position_from_row(row), rulesets, life=life, record=record,
+                                dame_policy=DAME_POLICY_BY_SOURCE.get(row["source"], "none"))
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
             scored = failed_scores(rulesets, record, error)

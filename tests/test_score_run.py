@@ -134,6 +134,22 @@ def test_rules_without_agreement_follow_the_playout_model(tmp_path, playout, tro
         played_out(PRESETS["nz"], "sometimes")
 
 
+def test_open_dame_are_counted_as_the_source_counts_them(tmp_path):
+    """Column c is five open dame between two walls: KGS and unknown sources count them for
+    nobody; Fox's area counts fill them alternately, Black (to move) taking three."""
+    board = "SZ[5]RU[Chinese]KM[7.5]AB[ba][bb][bc][bd][be]AW[da][db][dc][dd][de];B[];W[])"
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "plain.sgf").write_text("(;GM[1]FF[4]RE[W+7.5]" + board)
+    (folder / "fox.sgf").write_text("(;GM[1]FF[4]TC[3]TT[30]RE[W+6.5]" + board)
+    score([folder], tmp_path / "run", jobs=1, rules=["chinese", "japanese"])
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet").set_index("game_id")
+    rows = read_scores(tmp_path / "run").query("ruleset == 'chinese' and komi_source == 'standard'")
+    rows = rows.assign(source=rows.game_id.map(games.source).fillna("none")).set_index("source")
+    assert rows.loc["fox", ["dame_policy", "margin_before_komi"]].tolist() == ["alternate", 1.0]
+    assert rows.loc["none", ["dame_policy", "margin_before_komi"]].tolist() == ["none", 0.0]
+
+
 def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monkeypatch):
     """Ctrl-C in compiled code can surface as a SystemError caused by KeyboardInterrupt:
     written down as the game's error, it would be reused from the checkpoint on resume."""

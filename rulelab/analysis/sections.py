@@ -393,8 +393,8 @@ def margins_section(analysis: Analysis, out: Workspace) -> Section:
     return Section("margins", "Margins before komi", [
         Text("On a board with an odd number of points an area margin is odd once every point is "
              "someone's (RULES.md, parity). Open dame — empty points between the two sides that "
-             "nobody filled — break that: this run counts them for nobody (dame policy "
-             f"{dame_policies(analysis)}), as KGS does, so {even_area:,} of the "
+             "nobody filled — break that where they are counted for nobody (dame policy "
+             f"{dame_policies(analysis)}): {even_area:,} of the "
              f"{int(area['games'].sum()):,} area margins below are even. Territory margins have no "
              "parity constraint. The bars are coloured by parity; dashed lines mark each ruleset's "
              "komi."),

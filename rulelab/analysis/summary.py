@@ -245,7 +245,10 @@ def model_section(analysis: "Analysis", out: Workspace) -> Section:
         Text("Tromp–Taylor and stone scoring have no agreement on dead stones: their rules count the "
              f"stones on the board. Records stop with dead stones on it, so these rulesets are scored {played}. "
              "`rulelab score --playout as-is` scores the board as it stands instead."),
-        Text(f"Open dame under area scoring are counted for nobody (dame policy {dame_policies(analysis)}). "
+        Text("Open dame (empty points between the two sides that nobody filled) are counted under "
+             "area scoring as each source counts them, measured against recorded results: for nobody "
+             "on KGS and wherever the source is unknown, filled alternately on Fox (dame policy "
+             f"{dame_policies(analysis)}). "
              "Territory rules refuse the points that protective moves still owed would fill (J1989 "
              "Art. 9) and the eyes of groups in seki (Art. 8); area rules count both. Handicap "
              "compensation, tie rules and komi per ruleset are in the table below. Margins are Black "
@@ -258,7 +261,13 @@ def model_section(analysis: "Analysis", out: Workspace) -> Section:
 
 
 def dame_policies(analysis: "Analysis") -> str:
-    """The dame policies of the run's scores rows, quoted."""
+    """The dame policies of the run's scores rows, each with the sources it was used on."""
     scores = analysis.run.scores
-    values = sorted(scores["dame_policy"].dropna().astype(str).unique()) if "dame_policy" in scores else []
-    return ", ".join(f"'{v}'" for v in values) or "not recorded"
+    if "dame_policy" not in scores or scores["dame_policy"].isna().all():
+        return "not recorded"
+    source = analysis.games.set_index("game_id")["source"].fillna("unknown")
+    rows = scores.assign(source=scores["game_id"].map(source).fillna("unknown"))
+    used = rows.dropna(subset=["dame_policy"]).groupby("dame_policy", sort=True)["source"].unique()
+    if len(used) == 1:
+        return f"'{used.index[0]}'"
+    return ", ".join(f"'{policy}' on {', '.join(sorted(sources))}" for policy, sources in used.items())
