@@ -54,13 +54,13 @@ def convention_agreement(scores: pd.DataFrame, games: pd.DataFrame) -> pd.DataFr
                              "black_owed", "white_owed"], "scores")
     played = analysable_games(games)
     played = played[played["result_kind"] == "counted"]
-    rows = scores[scores["komi_source"] == "record"].drop_duplicates("game_id").merge(
-        played[["game_id", "source", "rules", "result_winner", "result_margin", "handicap", "to_move"]],
-        on="game_id", suffixes=("", "_game"))
+    rows = scores[scores["komi_source"] == "record"].drop_duplicates("game_id")
+    rows = rows.drop(columns=["handicap"], errors="ignore").merge(
+        played[["game_id", "source", "result_winner", "result_margin", "handicap", "to_move"]], on="game_id")
     rows = rows.assign(source=rows["source"].fillna("unknown"), rules=rows["ruleset"],
                        recorded=np.where(rows["result_winner"] == "B", 1.0, -1.0)
                        * pd.to_numeric(rows["result_margin"]).astype(float))
-    handicap = pd.to_numeric(rows["handicap_game"], errors="coerce").fillna(0).to_numpy(float)
+    handicap = pd.to_numeric(rows["handicap"], errors="coerce").fillna(0).to_numpy(float)
     margin = rows["margin"].to_numpy(float)
     parts = []
     area = rows["scoring"].eq("area").to_numpy() & (handicap < 2)
