@@ -416,7 +416,8 @@ def komi_section(analysis: Analysis, out: Workspace) -> Section:
                    f"percentile bootstrap (seed {settings.seed}, {settings.n_boot} replicates). The "
                    "curve is a logistic distribution of the margin fitted to every game; its 50% "
                    "crossing is the fair komi."),
-              Text("Assumption for resigned and timed-out games: " + CENSORING_ASSUMPTION)]
+              Text("Censored games are those resigned or lost on time: their winner is known, their "
+                   "margin only bounded. Assumption for them: " + CENSORING_ASSUMPTION)]
     if not curve.empty:
         blocks.append(out.figure("komi_curves", plots.plot_komi_curves(
             curve, fits, title=f"Black's win rate against komi, even {analysis.main_board} games"),

@@ -202,9 +202,10 @@ def _trust_sentence(analysis: "Analysis", settled: pd.Index) -> str:
     rows = scores[scores["game_id"].isin(settled) & scores["komi_source"].ne("record")]
     methods = rows.drop_duplicates("game_id")["life_method"].fillna("unknown").value_counts()
     n = int(methods.sum())
-    text = "How far to trust this: dead stones come from " + (", ".join(
-        f"{method} on {_share(count, n)}" for method, count in methods.items()) if n else "no settled game")
-    text += " of the settled games."
+    sources = (", ".join(f"{method} on {_share(count, n)}" for method, count in methods.items())
+               + " of the settled games") if n else "none, as no game is settled"
+    text = ("How far to trust this: dead stones come from the record's territory marks (markup), "
+            f"Benson's pass-alive proof (proof) or playouts (estimate): {sources}.")
     gaps = analysis.gaps
     if not gaps.empty:
         komi = analysis.games.set_index("game_id")["komi"].reindex(gaps["game_id"]).to_numpy(float)
