@@ -24,7 +24,7 @@ from rulelab.analysis.komi import (CENSORING_ASSUMPTION, DEFAULT_KOMI_GRID, RECO
                                    win_rate_curve)
 from rulelab.analysis.published import compare_published
 from rulelab.analysis.report import Code, Section, Text, Workspace, json_text
-from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strata, rank_band
+from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strata, is_even, rank_band
 from rulelab.analysis.inputs import Run, analysable_games, read_run
 from rulelab.errors import InputError
 from rulelab.position import Position
@@ -133,9 +133,10 @@ class Analysis:
 
     @cached_property
     def with_outliers(self) -> pd.DataFrame:
-        """Even games on the main board, every count kept (the sensitivity check)."""
+        """Even games (:func:`~rulelab.analysis.strata.is_even`) on the main board, every
+        count kept (the sensitivity check)."""
         o = self.outcomes
-        return o[(o["handicap"] == 0) & (o["board"] == self.main_board)]
+        return o[is_even(o) & (o["board"] == self.main_board)]
 
     @cached_property
     def even_fits(self) -> pd.DataFrame:

@@ -72,7 +72,7 @@ def _points(value: float) -> str:
 
 def _share(k: float, n: int) -> str:
     low, high = wilson_interval(k, n)
-    return f"{k / n:.1%} ({low:.1%}–{high:.1%})" if n else "no games"
+    return f"{k / n:.1%} ({max(low, 0.0):.1%}–{min(high, 1.0):.1%})" if n else "no games"
 
 
 def _divergence_sentences(scores: pd.DataFrame, games: pd.DataFrame, label: str) -> list[str]:
@@ -128,10 +128,10 @@ def _playout_sentence(scores: pd.DataFrame, games: pd.DataFrame) -> str:
     rates = pair_rates(scores[scores["game_id"].isin(even)], games, pair)
     row = rates[(rates["komi_basis"] == "common") & (rates["pair"] == "any") & (rates["band"] == "all")]
     if row.empty or int(row["games"].iloc[0]) == 0:
-        return "Tromp–Taylor against Chinese counting: no settled even game to compare."
+        return "Tromp–Taylor against Chinese counting: no settled game without handicap stones to compare."
     row = row.iloc[0]
     return (f"Tromp–Taylor and Chinese counting, at komi {COMMON_KOMI:g} on the {int(row['games']):,} "
-            f"settled even games, name different winners on {int(row['disagreements']):,}, "
+            f"settled games without handicap stones, name different winners on {int(row['disagreements']):,}, "
             f"{_share(row['disagreements'], row['games'])}: once the dead stones are captured in play "
             "(see How the games are counted), the two count an even game alike — Chinese rules split "
             "the liberties shared in a seki evenly, which leaves the margin where it was.")
