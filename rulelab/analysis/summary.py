@@ -46,18 +46,37 @@ def findings_section(analysis: "Analysis", out: Workspace) -> Section:
     blocks = [Text(
         "Terms. A game is settled when the life layer calls its final position finished or its "
         "players counted it; only settled games are compared across rulesets. A game is trusted "
-        f"when its dead stones come from the record's markup or a proof, or from an estimate on a "
-        f"finished position with confidence ≥ {TRUSTED_CONFIDENCE:g}: {len(trusted):,} of the "
+        f"when its dead stones come from {' or '.join(TRUSTED_METHODS)} (the record's territory marks, "
+        f"Benson's pass-alive proof), or from an estimate on a finished position with confidence "
+        f"≥ {TRUSTED_CONFIDENCE:g}: {len(trusted):,} of the "
         f"{len(settled):,} settled games here. 'The record' is what the SGF file itself says "
         "(result, komi). Intervals are 95% (Wilson for shares, Wald for fair komi).")]
-    for label, keep in (("all settled games", settled), ("the trusted games", trusted)):
+    present = [r for r in MAIN_RULESETS if r in set(scores["ruleset"])]
+    tables = {"rates": [], "causes": []}
+    for subset, label, keep in (("all", "all settled games", settled),
+                                ("trusted", "the trusted games", trusted)):
         if keep.empty:
             blocks.append(Text(f"On {label}: none in this collection, so nothing to compare."))
             continue
-        blocks += [Text(t) for t in _divergence_sentences(scores[scores["game_id"].isin(keep)], games, label)]
+        if len(present) < 2:
+            blocks.append(Text(f"On {label}: not shown, since fewer than two of "
+                               f"{', '.join(MAIN_RULESETS)} were scored."))
+            continue
+        chosen = scores[scores["game_id"].isin(keep)]
+        rates, causes = pair_rates(chosen, games), cause_shares(chosen, games)
+        tables["rates"].append(rates.assign(subset=subset))
+        tables["causes"].append(causes.assign(subset=subset))
+        blocks += [Text(t) for t in _divergence_sentences(rates, causes, present, label)]
     blocks.append(Text(_playout_sentence(scores, games)))
     blocks += [Text(t) for t in _komi_sentences(analysis)]
     blocks.append(Text(_trust_sentence(analysis, settled)))
+    for name, parts in tables.items():
+        if parts:
+            frame = pd.concat(parts, ignore_index=True)
+            blocks.append(out.table(f"findings_{name}", frame[["subset", *frame.columns[:-1]]],
+                                    "The figures above: disagreement rates per pair and margin band"
+                                    if name == "rates" else "The figures above: main causes",
+                                    preview_rows=0))
     return Section("findings", "Findings", blocks)
 
 
@@ -75,12 +94,9 @@ def _share(k: float, n: int) -> str:
     return f"{k / n:.1%} ({max(low, 0.0):.1%}–{min(high, 1.0):.1%})" if n else "no games"
 
 
-def _divergence_sentences(scores: pd.DataFrame, games: pd.DataFrame, label: str) -> list[str]:
-    present = [r for r in MAIN_RULESETS if r in set(scores["ruleset"])]
-    if len(present) < 2:
-        return [f"On {label}: not shown, since fewer than two of "
-                f"{', '.join(MAIN_RULESETS)} were scored."]
-    rates = pair_rates(scores, games)
+def _divergence_sentences(rates: pd.DataFrame, causes: pd.DataFrame, present: list[str],
+                          label: str) -> list[str]:
+    """How often ``present`` disagree, per pair and margin band, and why, in sentences."""
     if rates.empty or rates["games"].max() == 0:
         return [f"On {label}: no game is settled and scored under two of {', '.join(present)}."]
     whole = rates[rates["band"] == "all"].set_index(["komi_basis", "pair"])
@@ -105,7 +121,6 @@ def _divergence_sentences(scores: pd.DataFrame, games: pd.DataFrame, label: str)
                  + "; ".join(f"{row.band}: {_share(row.disagreements, row.games)} of {row.games:,}"
                              for row in bands.itertuples()) + ".")
     sentences = [text]
-    causes = cause_shares(scores, games)
     if not causes.empty and causes["disagreements"].sum() > 0:
         parts = []
         for basis, rows in causes.groupby("komi_basis", sort=False):
@@ -204,8 +219,7 @@ def _trust_sentence(analysis: "Analysis", settled: pd.Index) -> str:
     n = int(methods.sum())
     sources = (", ".join(f"{method} on {_share(count, n)}" for method, count in methods.items())
                + " of the settled games") if n else "none, as no game is settled"
-    text = ("How far to trust this: dead stones come from the record's territory marks (markup), "
-            f"Benson's pass-alive proof (proof) or playouts (estimate): {sources}.")
+    text = f"How far to trust this: dead stones come from markup, proof or playouts (estimate): {sources}."
     gaps = analysis.gaps
     if not gaps.empty:
         komi = analysis.games.set_index("game_id")["komi"].reindex(gaps["game_id"]).to_numpy(float)
