@@ -219,8 +219,8 @@ def divergence_section(analysis: Analysis, out: Workspace) -> Section:
     causes = cause_summary(analysis.attribution) if not analysis.attribution.empty else pd.DataFrame()
     if not causes.empty:
         keys = ["komi_basis", "ruleset_a", "ruleset_b"]
-        total = causes.groupby(keys, sort=False)["games"].transform("sum")
-        top = causes.assign(disagreements=total, share=causes["games"] / total).drop_duplicates(keys)
+        pair_total = causes.groupby(keys, sort=False)["games"].transform("sum")
+        top = causes.assign(disagreements=pair_total, share=causes["games"] / pair_total).drop_duplicates(keys)
         blocks.append(out.table("divergence_causes", top[[*keys, "disagreements", "main_cause", "share"]]
                                 .reset_index(drop=True), "The commonest main cause of each pair's "
                                 "disagreements (share of them), per komi basis", preview_rows=20))

@@ -100,20 +100,22 @@ def _divergence_sentences(rates: pd.DataFrame, causes: pd.DataFrame, present: li
     if rates.empty or rates["games"].max() == 0:
         return [f"On {label}: no game is settled and scored under two of {', '.join(present)}."]
     whole = rates[rates["band"] == "all"].set_index(["komi_basis", "pair"])
+
+    def rate(basis: str, pair: str) -> str:
+        row = whole.loc[(basis, pair)]
+        return _share(row["disagreements"], int(row["games"]))
+
     standard, common = whole.loc[("standard", "any")], whole.loc[("common", "any")]
     names = " and ".join([", ".join(r.title() for r in present[:-1]), present[-1].title()])
     komi = ", ".join(f"{PRESETS[r].komi:g}" for r in present)
     text = (f"On {label} ({int(standard['games']):,}), {names} rules name different winners on "
-            f"{int(standard['disagreements']):,} games, {_share(standard['disagreements'], standard['games'])}, "
-            f"each at its standard komi ({komi}); at one common komi of {COMMON_KOMI:g}, where only the "
-            f"counting differs, on {int(common['disagreements']):,}, "
-            f"{_share(common['disagreements'], common['games'])}.")
+            f"{int(standard['disagreements']):,} games, {rate('standard', 'any')}, each at its standard "
+            f"komi ({komi}); at one common komi of {COMMON_KOMI:g}, where only the counting differs, "
+            f"on {int(common['disagreements']):,}, {rate('common', 'any')}.")
     pairs = [p for p in dict.fromkeys(whole.index.get_level_values("pair")) if p != "any"]
     if len(pairs) > 1:
         text += " By pair (standard → common komi): " + "; ".join(
-            f"{p.replace('–', ' vs ')} {_share(whole.loc[('standard', p), 'disagreements'], whole.loc[('standard', p), 'games'])}"
-            f" → {_share(whole.loc[('common', p), 'disagreements'], whole.loc[('common', p), 'games'])}"
-            for p in pairs) + "."
+            f"{p.replace('–', ' vs ')} {rate('standard', p)} → {rate('common', p)}" for p in pairs) + "."
     bands = rates[(rates["komi_basis"] == "common") & (rates["pair"] == "any") & (rates["band"] != "all")]
     bands = bands[bands["games"] > 0]
     if not bands.empty:
