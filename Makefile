@@ -6,6 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 CORPUS ?=
 JOBS ?= 2
+PLAYOUT ?= captured
 
 .PHONY: install test analysis bench clean
 
@@ -21,11 +22,13 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 # The default corpus is Debian's goban-original-games, fetched into cache/: Japanese
-# title games whose records name no rules.
+# title games whose records name no rules. PLAYOUT=as-is scores Tromp-Taylor and stone
+# scoring on the board as it stands. reports/ is replaced whole, only once the new
+# report is complete.
 analysis: $(STAMP)
 	corpus="$(CORPUS)"; assume=""; \
 	if [ -z "$$corpus" ]; then corpus=$$(bash analyses/fetch_default_corpus.sh); assume="--assume-rules japanese"; fi; \
-	$(VENV)/bin/rulelab score "$$corpus" --out cache/run --force --jobs $(JOBS) $$assume && \
+	$(VENV)/bin/rulelab score "$$corpus" --out cache/run --force --jobs $(JOBS) --playout $(PLAYOUT) $$assume && \
 	$(PY) -m analyses.build cache/run reports
 
 bench: $(STAMP)

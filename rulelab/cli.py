@@ -13,6 +13,7 @@ import sys
 from . import __version__
 from .engines import ENGINES
 from .errors import RulelabError
+from .rules import PLAYOUT_MODELS
 
 LIFE_METHODS = ("auto", "estimate", "markup", "gnugo")
 
@@ -48,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--life", choices=LIFE_METHODS, default="auto", help="how dead stones are decided")
     score.add_argument("--assume-rules", metavar="NAME",
                        help="rules of records that name none (e.g. japanese for Japanese title games)")
+    score.add_argument("--playout", choices=PLAYOUT_MODELS, default="captured",
+                       help="Tromp-Taylor and stone scoring: score after the dead stones are "
+                            "captured (default), or the board as it stands (as-is)")
 
     validate = commands.add_parser(
         "validate", help="compare counts under each record's rules with its recorded result")
@@ -89,7 +93,7 @@ def _score(args) -> int:
     rules = args.rules.split(",") if args.rules else None
     manifest = score(args.paths, args.out, rules=rules, komi=args.komi, life=args.life,
                      jobs=args.jobs, force=args.force, progress=True, engine=args.engine,
-                     scheduler=args.scheduler, assume_rules=args.assume_rules)
+                     scheduler=args.scheduler, assume_rules=args.assume_rules, playout=args.playout)
     _summary(manifest)
     return 0
 

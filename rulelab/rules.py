@@ -31,7 +31,7 @@ CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType(
 )
 """The allowed values of each categorical setting."""
 
-_FLAGS = ("remove_dead", "pass_stones", "refuse_owed")
+_FLAGS = ("remove_dead", "agreement", "pass_stones", "refuse_owed")
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,13 @@ class Ruleset:
     komi: float
     """Points given to White, a multiple of 0.5."""
     remove_dead: bool = True
-    """False only for Tromp–Taylor, which counts every stone left on the board."""
+    """Whether the count removes the stones the life verdict calls dead. The presets
+    keep the rules as written (False only for Tromp–Taylor, which counts every stone
+    left on the board); a run decides it with :func:`played_out`."""
+    agreement: bool = True
+    """Whether the players settle the dead stones before the count (by agreement or a
+    dispute procedure). False for Tromp–Taylor and stone scoring, whose rules count the
+    board as it stands, so the dead stones must be captured in play (:func:`played_out`)."""
     pass_stones: bool = False
     """A pass hands one stone to the opponent (AGA); it counts as a prisoner under
     territory scoring and changes nothing under area scoring. The recorded passes
@@ -179,12 +185,48 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
         ),
         "nz": _preset("nz", "area", 7.0, suicide="any", ko="situational"),
         "tromp-taylor": _preset(
-            "tromp-taylor", "area", 7.5, suicide="multi", ko="positional", remove_dead=False
+            "tromp-taylor", "area", 7.5, suicide="multi", ko="positional", remove_dead=False,
+            agreement=False,
         ),
-        "stone-scoring": _preset("stone-scoring", "area", 7.5, seki_tax="all"),
+        "stone-scoring": _preset("stone-scoring", "area", 7.5, seki_tax="all", agreement=False),
     }
 )
 """The named rulesets, by the names the metadata layer records."""
+
+PLAYOUT_MODELS = ("captured", "as-is")
+"""How rules without an agreement phase (``Ruleset.agreement`` False) are scored on a
+record that stops with dead stones on the board: ``'captured'`` (the default), on the
+position after the dead stones are captured, as the game would have gone on under those
+rules; ``'as-is'``, on the board as it stands, every stone left counted as alive."""
+
+
+def played_out(ruleset: Ruleset, playout: str = "captured") -> Ruleset:
+    """``ruleset`` as a run scores it under the play-out model ``playout``.
+
+    Under ``'captured'`` rules that count the board as it stands are scored after the
+    dead stones are captured. The capturer fills the liberties of the dead stones, which
+    lie in its own area: under area counting each capturing stone replaces a point of
+    territory, and under stone scoring the capturer would have filled those points at the
+    end anyway, so the count does not move; what the captures cost is moves (one stone per
+    liberty filled), answered move for move by the opponent or by passes, which area and
+    stone counts do not price. Under ``'as-is'`` those rules keep every stone on the board.
+    Rules with an agreement phase are returned unchanged.
+
+    Examples
+    --------
+    >>> played_out(get_ruleset("tromp-taylor")).remove_dead
+    True
+    >>> played_out(get_ruleset("stone-scoring"), "as-is").remove_dead
+    False
+    >>> played_out(get_ruleset("chinese"), "as-is").remove_dead
+    True
+    """
+    if playout not in PLAYOUT_MODELS:
+        raise RulesError(f"The play-out model must be one of {', '.join(PLAYOUT_MODELS)}; got {playout!r}")
+    if ruleset.agreement:
+        return ruleset
+    return replace(ruleset, remove_dead=playout == "captured")
+
 
 _ALIASES = {"goe": "ing", "new-zealand": "nz", "tromptaylor": "tromp-taylor"}
 

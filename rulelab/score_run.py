@@ -21,7 +21,7 @@ from .ingest import (GAMES_FILE, MANIFEST_FILE, check_output_folder, environment
                      provenance, publish_games, run_pipeline)
 from .life import decide_life
 from .position import BLACK, EMPTY, WHITE, Position
-from .rules import PRESETS, Ruleset, get_ruleset
+from .rules import PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out
 from .scoring import score_all
 from .tables import SCORES_SCHEMA, write_json_atomic
 
@@ -39,11 +39,15 @@ RULES_BY_SOURCE = {"tygem": "korean"}
 # How a server counts under a rules name, where that differs from the preset: Tygem's
 # count is a plain count of the board, with no points refused for protective moves.
 COUNTING_BY_SOURCE = {("tygem", "korean"): {"refuse_owed": False}}
+# How open dame count under area scoring, per source, chosen against recorded results
+# (README, "Modelling choices"): KGS counts them for nobody, the default; on Fox the
+# professionals' area counts match dame filled alternately.
+DAME_POLICY_BY_SOURCE = {"fox": "alternate"}
 
 
 def position_from_row(row: dict) -> Position:
     """Rebuild the final position stored in a games-table row."""
-    rows, cols = row["board_rows"], row["board_cols"]
+    rows, cols = int(row["board_rows"]), int(row["board_cols"])  # floats beside a failed game
     marks = row["territory_marks"]
     ko = row["ko_point"]
     return Position(
@@ -63,24 +67,28 @@ def position_from_row(row: dict) -> Position:
     )
 
 
-def record_ruleset(row: dict, assume_rules: str | None = None) -> tuple[str, Ruleset] | None:
+def record_ruleset(row: dict, assume_rules: str | None = None,
+                   playout: str = "captured") -> tuple[str, Ruleset] | None:
     """The rules the record was played under, as its server counts them, at the record's komi.
 
     A record that names no rules takes its server's (``RULES_BY_SOURCE``), else
     ``assume_rules`` — what the researcher knows of a collection (e.g. Japanese title games).
+    Rules without an agreement phase follow the play-out model ``playout``
+    (:func:`rulelab.rules.played_out`).
     """
     name = row["rules"] or RULES_BY_SOURCE.get(row["source"]) or assume_rules
     if name is None or row["komi"] is None:
         return None
     try:
         convention = COUNTING_BY_SOURCE.get((row["source"], name), {})
-        return name, get_ruleset(name, **convention).with_komi(row["komi"])
+        return name, played_out(get_ruleset(name, **convention), playout).with_komi(row["komi"])
     except RulesError:  # a komi the ruleset cannot have (e.g. not a multiple of 0.5)
         return None
 
 
 def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
-               life: str = "auto", record: Ruleset | None = None) -> list[dict]:
+               life: str = "auto", record: Ruleset | None = None,
+               dame_policy: str = "none") -> list[dict]:
     """Score one position under several rulesets; one flat record per ruleset.
 
     Parameters
@@ -88,32 +96,36 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     position : Position
         A final position (see :func:`position_from_row` to get one from a games table).
     rulesets : sequence of Ruleset, optional
-        Defaults to every preset at its standard komi.
+        Defaults to every preset at its standard komi, dead stones captured
+        (:func:`resolve_rulesets`).
     life : {'auto', 'estimate', 'markup', 'gnugo'}
         How dead stones are decided.
     record : Ruleset, optional
         The record's own rules at its own komi, scored as an extra row.
+    dame_policy : {'none', 'alternate'}
+        How open dame count under area scoring (:func:`rulelab.scoring.score`).
     """
-    rulesets = list(rulesets or PRESETS.values())
+    rulesets = list(rulesets or resolve_rulesets(None, None))
     verdict = decide_life(position, life)
     sources = ["standard"] * len(rulesets)
     if record is not None:
         rulesets.append(record)
         sources.append("record")
-    breakdowns = score_all(position, verdict, rulesets)
+    breakdowns = score_all(position, verdict, rulesets, dame_policy=dame_policy)
     return [{**b.to_record(), "komi_source": s} for b, s in zip(breakdowns, sources)]
 
 
 def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi_source: str,
-                 assume_rules: str | None = None) -> list[dict]:
+                 assume_rules: str | None = None, playout: str = "captured") -> list[dict]:
     out = []
     for row in rows:
         if row["status"] != "ok":
             continue
-        record = record_ruleset(row, assume_rules) if komi_source == "standard" else None
+        record = record_ruleset(row, assume_rules, playout) if komi_source == "standard" else None
         record = record[1] if record else None
         try:
-            scored = score_game(position_from_row(row), rulesets, life=life, record=record)
+            scored = score_game(position_from_row(row), rulesets, life=life, record=record,
+                                dame_policy=DAME_POLICY_BY_SOURCE.get(row["source"], "none"))
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
             scored = failed_scores(rulesets, record, error)
@@ -133,9 +145,12 @@ def failed_scores(rulesets: Sequence[Ruleset], record: Ruleset | None, error: Ex
             for r, source in labelled]
 
 
-def resolve_rulesets(rules: Iterable[str] | None, komi: float | None) -> list[Ruleset]:
-    """Named presets (all by default), each at ``komi`` when one is given."""
+def resolve_rulesets(rules: Iterable[str] | None, komi: float | None,
+                     playout: str = "captured") -> list[Ruleset]:
+    """Named presets (all by default), each at ``komi`` when one is given, under the
+    play-out model ``playout`` (:data:`rulelab.rules.PLAYOUT_MODELS`)."""
     chosen = [get_ruleset(name.strip()) for name in rules] if rules else list(PRESETS.values())
+    chosen = [played_out(r, playout) for r in chosen]
     return [r.with_komi(komi) for r in chosen] if komi is not None else chosen
 
 
@@ -151,27 +166,31 @@ def _current_ingest_options(out: Path, paths: list[str]) -> dict | None:
 
 
 def scores_stage(rulesets: Sequence[Ruleset], life: str, komi: float | None,
-                 assume_rules: str | None = None) -> Stage:
+                 assume_rules: str | None = None, playout: str = "captured") -> Stage:
     """The scores table made unit by unit: a unit's games rows → one row per ok game × ruleset."""
     komi_source = "user" if komi is not None else "standard"
     options = {"rules": [r.name for r in rulesets], "komi": komi, "life": life,
-               "assume_rules": assume_rules}
+               "assume_rules": assume_rules, "playout": playout}
     return Stage("scores", SCORES_SCHEMA,
                  partial(_score_batch, rulesets=rulesets, life=life, komi_source=komi_source,
-                         assume_rules=assume_rules),
+                         assume_rules=assume_rules, playout=playout),
                  options, environment(), reads=tuple(POSITION_COLUMNS))
 
 
 def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None = None,
           komi: float | None = None, life: str = "auto", jobs: int | None = None,
           force: bool = False, progress: bool = False, engine: str = "local",
-          scheduler: str | None = None, assume_rules: str | None = None) -> dict:
+          scheduler: str | None = None, assume_rules: str | None = None,
+          playout: str = "captured") -> dict:
     """Ingest (or reuse the ingest in ``out``) and write ``out/scores.parquet``.
 
     Every ok game is scored under each ruleset (every preset by default, at its
     standard komi or at ``komi``), and — at standard komi — also under the record's own
     rules at the record's own komi (``komi_source='record'``); ``assume_rules`` names the
     rules of records that name none and whose server is not known to imply any.
+    ``playout`` is the play-out model of rules that count the board as it stands
+    (Tromp–Taylor, stone scoring): ``'captured'`` scores them after the dead stones are
+    captured, ``'as-is'`` on the board as it stands (:func:`rulelab.rules.played_out`).
 
     Games and scores are made unit by unit and checkpointed under ``out/parts/``, as
     :func:`rulelab.ingest.ingest` describes: an interrupted run resumes, and a re-run
@@ -187,7 +206,9 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
         raise RulesError(f"The 'life' parameter must be one of {LIFE_METHODS}; got {life!r}")
     paths = [str(p) for p in paths]
     out = Path(out)
-    rulesets = resolve_rulesets(rules, komi)
+    if playout not in PLAYOUT_MODELS:
+        raise RulesError(f"The 'playout' parameter must be one of {PLAYOUT_MODELS}; got {playout!r}")
+    rulesets = resolve_rulesets(rules, komi, playout)
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name
     ingest_options = _current_ingest_options(out, paths)
@@ -198,7 +219,7 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
         check_output_folder(paths, out, [SCORES_FILE], force)
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    stage = scores_stage(rulesets, life, komi, assume_rules)
+    stage = scores_stage(rulesets, life, komi, assume_rules, playout)
     with open_engine(engine, jobs=jobs, scheduler=scheduler) as runner:
         run = run_pipeline(paths, out, [games_stage(**ingest_options), stage], runner, progress)
         where = runner.describe()

@@ -161,7 +161,7 @@ def _scores_are_current(out: Path, paths: list[str], life: str, assume_rules: st
     options = made.get("options", {})
     return (made.get("inputs") == expected["inputs"] and options.get("life") == life
             and options.get("komi") is None and options.get("rules") == list(PRESETS)
-            and options.get("assume_rules") == assume_rules)
+            and options.get("assume_rules") == assume_rules and options.get("playout") == "captured")
 
 
 def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs: int | None = None,

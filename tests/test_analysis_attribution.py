@@ -173,3 +173,14 @@ def test_the_ledger_explains_every_breakdown_of_the_scorer():
     assert (table[list(CAUSES)].sum(axis=1) == table["difference"]).all()
     assert (table["unexplained"] == 0).all()
     assert {"handicap_bonus", "dead_stones", "group_tax"} <= set(table.main_cause.dropna())
+
+
+def test_at_one_common_komi_only_the_counting_rules_remain():
+    games, scores = collection()
+    common = attribute(scores, games, komi_basis="common")
+    assert set(common.komi_basis) == {"common"} and (common["komi"] == 0).all()
+    assert (common[list(CAUSES)].sum(axis=1) == common["difference"]).all()
+    pairs = set(zip(common.game_id, common.ruleset_a, common.ruleset_b))
+    assert ("g_last_dame", "chinese", "japanese") not in pairs  # komi alone separated them
+    row = parts_of(common, "g_seki", "chinese", "japanese")
+    assert (nonzero(row), row.main_cause) == ({"seki_eyes": 2.0}, "seki_eyes")

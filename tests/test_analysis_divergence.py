@@ -145,3 +145,17 @@ def test_counted_games_are_settled_even_when_the_life_layer_sees_open_dame():
     assert disagreement_matrix(scores, games).games.max() == 5  # all five were counted
     games.loc[games.game_id == "g_seki", "result_kind"] = "resign"
     assert disagreement_matrix(scores, games).games.max() == 4
+
+
+def test_common_komi_separates_komi_from_counting():
+    games, scores = collection()
+    standard = disagreement_matrix(scores, games)
+    common = disagreement_matrix(scores, games, komi_basis="common")
+    assert set(standard.komi_basis) == {"standard"} and set(common.komi_basis) == {"common"}
+    # g_last_dame: board margin 7 is W+0.5 at 7.5 and B+0.5 at 6.5; g_seki: seki eyes
+    assert pair(standard, "chinese", "japanese").disagreements == 2
+    assert pair(common, "chinese", "japanese").disagreements == 1
+    # g_handicap: the 2 points Chinese rules give White for 2 stones, at either komi
+    assert pair(common, "chinese", "ing").disagreements == 1
+    with pytest.raises(InputError, match="komi basis"):
+        disagreement_matrix(scores, games, komi_basis="record")

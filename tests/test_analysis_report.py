@@ -51,11 +51,11 @@ def test_report_builds_and_is_byte_identical_twice(run, tmp_path):
     second = build_report(run, tmp_path / "two", **FAST).parent
     built = files(first)
     assert built == files(second)
-    assert {"index.html", "report.md", "divergence_matrix.png", "komi_curves.png", "attribution.csv",
-            "published.csv", "fair_komi.csv"} <= set(built)
+    assert {"index.html", "report.md", "divergence_matrix_standard.png", "divergence_matrix_common.png",
+            "komi_curves.png", "attribution.csv", "published.csv", "fair_komi.csv"} <= set(built)
     markdown = built["report.md"].decode()
     for referenced in set(re.findall(r"\(([\w.-]+\.png)\)", markdown)) | set(
-            re.findall(r"all in ([\w.-]+\.csv)", markdown)):
+            re.findall(r"(?:all|rows) in ([\w.-]+\.csv)", markdown)):
         assert referenced in built, referenced
     html = built["index.html"].decode()
     assert all(f'id="{key}"' in html for key in SECTIONS)
@@ -85,7 +85,7 @@ def test_one_part_writes_its_files_and_markdown(run, tmp_path):
     path = write_section("attribution", run, tmp_path)
     assert path.name == "attribution.md"
     table = pd.read_csv(tmp_path / "attribution.csv")
-    assert len(table) == 13 and (table.unexplained == 0).all()
+    assert len(table[table.komi_basis == "standard"]) == 13 and (table.unexplained == 0).all()
     assert "Largest gap between the sum of the parts and the difference: 0 points" in path.read_text()
     with pytest.raises(InputError, match="report part must be one of"):
         write_section("everything", run, tmp_path)
@@ -101,7 +101,7 @@ def test_report_builds_from_games_alone(tmp_path):
     folder = write_run(tmp_path / "run", games, scores.iloc[:0])
     index = build_report(folder, tmp_path / "out", **FAST)
     text = (index.parent / "report.md").read_text()
-    assert "No settled, scored games." in text and "No disagreements" in text
+    assert "Not shown: no game is both settled and scored" in text
     assert pd.read_csv(index.parent / "published.csv").games.iloc[0] == 12
 
 
@@ -196,5 +196,5 @@ def test_report_builds_end_to_end_from_records(corpora, tmp_path):
     index = build_report(tmp_path / "run", tmp_path / "report", **FAST)
     assert len(pd.read_parquet(tmp_path / "run" / "games.parquet")) == 60
     built = files(index.parent)
-    assert {"report.md", "divergence_matrix.png", "komi_curves.png", "examples.csv"} <= set(built)
+    assert {"report.md", "divergence_matrix_common.png", "komi_curves.png", "rulesets.csv"} <= set(built)
     assert b"kgs" in built["report.md"]

@@ -33,6 +33,7 @@ def test_preset_settings_follow_the_specification(name):
            r.pass_stones, r.shared_points)
     assert got == PRESET_TABLE[name]
     assert r.refuse_owed == (r.scoring == "territory")
+    assert r.agreement == (name not in ("tromp-taylor", "stone-scoring"))
 
 
 def test_every_preset_is_tabled():

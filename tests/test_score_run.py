@@ -5,8 +5,8 @@ import pytest
 
 from rulelab import score_run
 from rulelab.cli import main
-from rulelab.errors import GameError
-from rulelab.rules import PRESETS
+from rulelab.errors import GameError, RulesError
+from rulelab.rules import PRESETS, played_out
 from rulelab.score_run import read_scores, score
 from rulelab.validate import validate
 
@@ -107,6 +107,47 @@ def test_assumed_rules_give_records_without_rules_their_own_row(tmp_path):
     assert summary.loc["rules=japanese", "games"] == 1  # grouped by the rules it was counted under
     record = read_scores(tmp_path / "run").query("komi_source == 'record'").iloc[0]
     assert (record.ruleset, record.komi, record.margin) == ("japanese", 4.5, -9.5)
+
+
+# WALLS with a dead White stone on a1's side (aa), inside Black's marked area.
+DEAD_IN_AREA = ("(;GM[1]FF[4]SZ[5]RU[Tromp-Taylor]KM[7.5]RE[W+12.5]"
+                "AB[ba][bb][bc][bd][be]AW[ca][cb][cc][cd][ce][aa];B[];W[]"
+                "TB[aa][ab][ac][ad][ae]TW[da][db][dc][dd][de][ea][eb][ec][ed][ee])")
+
+
+@pytest.mark.parametrize("playout, tromp_taylor_margin", [
+    ("captured", -12.5),  # the dead stone captured: 10 − 15 points, as under Chinese rules
+    ("as-is", -18.5)])    # kept: it makes a1's column dame and counts for White, 5 − 16
+def test_rules_without_agreement_follow_the_playout_model(tmp_path, playout, tromp_taylor_margin):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "dead.sgf").write_text(DEAD_IN_AREA)
+    assert main(["score", str(folder), "--out", str(tmp_path / "run"), "--jobs", "1",
+                 "--life", "markup", "--playout", playout]) == 0
+    rows = read_scores(tmp_path / "run").set_index(["ruleset", "komi_source"])
+    assert rows.loc[("chinese", "standard"), "margin"] == -12.5
+    assert rows.loc[("tromp-taylor", "standard"), "margin"] == tromp_taylor_margin
+    assert rows.loc[("tromp-taylor", "record"), "margin"] == tromp_taylor_margin
+    kept = playout == "as-is"
+    assert rows.loc[("stone-scoring", "standard"), "dead_white"] == (0 if kept else 1)
+    with pytest.raises(RulesError, match="play-out model"):
+        played_out(PRESETS["nz"], "sometimes")
+
+
+def test_open_dame_are_counted_as_the_source_counts_them(tmp_path):
+    """Column c is five open dame between two walls: KGS and unknown sources count them for
+    nobody; Fox's area counts fill them alternately, Black (to move) taking three."""
+    board = "SZ[5]RU[Chinese]KM[7.5]AB[ba][bb][bc][bd][be]AW[da][db][dc][dd][de];B[];W[])"
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "plain.sgf").write_text("(;GM[1]FF[4]RE[W+7.5]" + board)
+    (folder / "fox.sgf").write_text("(;GM[1]FF[4]TC[3]TT[30]RE[W+6.5]" + board)
+    score([folder], tmp_path / "run", jobs=1, rules=["chinese", "japanese"])
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet").set_index("game_id")
+    rows = read_scores(tmp_path / "run").query("ruleset == 'chinese' and komi_source == 'standard'")
+    rows = rows.assign(source=rows.game_id.map(games.source).fillna("none")).set_index("source")
+    assert rows.loc["fox", ["dame_policy", "margin_before_komi"]].tolist() == ["alternate", 1.0]
+    assert rows.loc["none", ["dame_policy", "margin_before_komi"]].tolist() == ["none", 0.0]
 
 
 def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monkeypatch):

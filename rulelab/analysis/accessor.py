@@ -31,8 +31,8 @@ class GoAccessor:
     game_id
     g1            W        B
     >>> scores.go.divergence().query("ruleset_a == 'chinese' and ruleset_b == 'japanese'")
-      ruleset_a ruleset_b  games  disagreements  rate
-    1   chinese  japanese      1              1   1.0
+      komi_basis ruleset_a ruleset_b  games  disagreements  rate
+    1   standard   chinese  japanese      1              1   1.0
     """
 
     def __init__(self, frame: pd.DataFrame):

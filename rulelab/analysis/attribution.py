@@ -73,7 +73,7 @@ OPTIONAL_COLUMNS = ("pass_stones_black", "pass_stones_white", "black_dame_filled
                     "white_dame_filled", "dead_in_seki_black", "dead_in_seki_white")
 """Breakdown columns read when present (0 when absent)."""
 
-ATTRIBUTION_COLUMNS = ("game_id", "ruleset_a", "ruleset_b", "winner_a", "winner_b", "margin_a",
+ATTRIBUTION_COLUMNS = ("komi_basis", "game_id", "ruleset_a", "ruleset_b", "winner_a", "winner_b", "margin_a",
                        "margin_b", "difference", *CAUSES, "tie_break", "main_cause")
 
 _LEDGER = ("komi", "handicap_bonus", "handicap_stones", "moves", "dame_filling", "seki_eyes",
@@ -175,13 +175,16 @@ def _handicap_stones(scores: pd.DataFrame, games: pd.DataFrame | None) -> np.nda
 
 
 def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
-              only_disagreeing: bool = True, finished_only: bool = True) -> pd.DataFrame:
+              only_disagreeing: bool = True, finished_only: bool = True,
+              komi_basis: str = "standard") -> pd.DataFrame:
     """For each game and pair of rulesets, split the margin difference into its causes.
 
     Parameters
     ----------
     scores : pandas.DataFrame
-        The scores table; rows at each ruleset's standard komi are compared.
+        The scores table; rows at each ruleset's standard komi are compared, or all at
+        :data:`~rulelab.analysis.divergence.COMMON_KOMI` (``komi_basis='common'``), where
+        the ``komi`` part is 0 and the counting rules alone remain.
     games : pandas.DataFrame, optional
         The games table: restricts to analysable games and separates handicap stones
         from the other stones placed.
@@ -189,11 +192,13 @@ def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
         Keep only the pairs whose winners differ.
     finished_only : bool
         Keep only settled positions (see :func:`~rulelab.analysis.divergence.standard_rows`).
+    komi_basis : {'standard', 'common'}
+        See :func:`~rulelab.analysis.divergence.disagreement_matrix`.
 
     Returns
     -------
     pandas.DataFrame
-        ``game_id``, ``ruleset_a``, ``ruleset_b`` (``a`` before ``b`` in
+        ``komi_basis``, ``game_id``, ``ruleset_a``, ``ruleset_b`` (``a`` before ``b`` in
         :func:`~rulelab.analysis.divergence.ruleset_order`), their winners and margins,
         ``difference`` (``margin_a − margin_b``), one column per cause in
         :data:`CAUSES` adding up to ``difference`` exactly, ``tie_break`` (a verdict
@@ -215,7 +220,7 @@ def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
       ruleset_a ruleset_b winner_a winner_b  difference  komi  moves main_cause
     0   chinese  japanese        W        B        -1.0  -1.0    0.0       komi
     """
-    rows = compared_rows(scores, games, finished_only=finished_only)
+    rows = compared_rows(scores, games, finished_only=finished_only, komi_basis=komi_basis)
     entries = ledger(rows, games)
     entries[["winner", "margin", "dead"]] = pd.DataFrame({
         "winner": rows["winner"], "margin": pd.to_numeric(rows["margin"]).astype(float),
@@ -227,6 +232,7 @@ def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
     if not pairs:
         return pd.DataFrame(columns=ATTRIBUTION_COLUMNS)
     result = pd.concat(pairs, ignore_index=True)
+    result.insert(0, "komi_basis", komi_basis)
     if only_disagreeing:
         result = result[result["winner_a"] != result["winner_b"]]
     rank = {name: k for k, name in enumerate(order)}
@@ -282,7 +288,8 @@ def main_cause(attribution: pd.DataFrame) -> pd.Series:
 
 
 def cause_summary(attribution: pd.DataFrame) -> pd.DataFrame:
-    """Games per pair of rulesets and main cause, with the mean part of that cause.
+    """Games per (komi basis and) pair of rulesets and main cause, with the mean part of
+    that cause; pairs in the order of ``attribution``, then the commonest cause first.
 
     Examples
     --------
@@ -298,8 +305,21 @@ def cause_summary(attribution: pd.DataFrame) -> pd.DataFrame:
     rows = attribution.dropna(subset=["main_cause"])
     part = pd.Series([rows.at[i, c] if c in rows.columns else np.nan
                       for i, c in zip(rows.index, rows["main_cause"])], index=rows.index, dtype=float)
-    grouped = rows.assign(part=part).groupby(["ruleset_a", "ruleset_b", "main_cause"], sort=True)
-    return grouped.agg(games=("game_id", "size"), mean_part=("part", "mean")).reset_index()
+    keys = (["komi_basis"] if "komi_basis" in rows.columns else []) + ["ruleset_a", "ruleset_b", "main_cause"]
+    grouped = rows.assign(part=part).groupby(keys, sort=False)
+    table = grouped.agg(games=("game_id", "size"), mean_part=("part", "mean")).reset_index()
+    return table.sort_values(keys[:-1] + ["games", "main_cause"], ascending=[True] * (len(keys) - 1)
+                             + [False, True], key=_in_order(rows), kind="stable").reset_index(drop=True)
+
+
+def _in_order(rows: pd.DataFrame):
+    """Sort key: komi bases and rulesets in the order they first appear in ``rows``."""
+    def key(column: pd.Series) -> pd.Series:
+        if column.name in ("komi_basis", "ruleset_a", "ruleset_b"):
+            order = {value: k for k, value in enumerate(dict.fromkeys(rows[column.name]))}
+            return column.map(order)
+        return column
+    return key
 
 
 def clearest_examples(attribution: pd.DataFrame, per_cause: int = 2) -> pd.DataFrame:

@@ -1,7 +1,9 @@
 """Who wins under each ruleset, and how often rulesets disagree on the same game.
 
-Every count here is of games, from the scores table's rows at each ruleset's
-standard komi; the reasons behind a disagreement are in :mod:`rulelab.analysis.attribution`.
+Every count here is of games, on one of two komi bases: each ruleset at its own
+standard komi (``'standard'``: what players of each ruleset would see, komi included),
+or every ruleset at one :data:`COMMON_KOMI` (``'common'``: the counting rules alone).
+The reasons behind a disagreement are in :mod:`rulelab.analysis.attribution`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,34 @@ from rulelab.analysis.inputs import analysable_games, counted_games, require_col
 from rulelab.errors import InputError
 
 WINNER_COLUMNS = ("game_id", "ruleset", "komi_source", "scoring", "winner")
+
+KOMI_BASES = ("standard", "common")
+"""Each ruleset at its standard komi, or all at :data:`COMMON_KOMI`."""
+
+COMMON_KOMI = 7.5
+"""The komi every ruleset is compared at on the ``'common'`` basis: the area-scoring
+standard. A half point keeps draws out, so Ing's tie-break never decides."""
+
+
+def at_komi(rows: pd.DataFrame, komi: float) -> pd.DataFrame:
+    """Scores rows re-counted at ``komi``: ``komi``, ``margin`` and ``winner`` from
+    ``margin_before_komi`` and each row's tie-break (``'draw'`` when the column is absent).
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"margin_before_komi": [7.0, 8.0], "tie_break": ["draw", "black"],
+    ...                      "komi": [6.5, 8.0], "margin": [0.5, 0.0], "winner": ["B", "B"]})
+    >>> at_komi(rows, 8.0)[["komi", "margin", "winner"]]
+       komi  margin winner
+    0   8.0    -1.0      W
+    1   8.0     0.0      B
+    """
+    require_columns(rows, ["margin_before_komi"], "scores")
+    margin = pd.to_numeric(rows["margin_before_komi"]).astype(float) - komi
+    black_ties = rows["tie_break"].eq("black") if "tie_break" in rows else False
+    winner = np.select([margin > 0, margin < 0, black_ties], ["B", "W", "B"], "draw")
+    winner = np.where(margin.isna(), None, winner)
+    return rows.assign(komi=float(komi), margin=margin, winner=winner)
 
 
 def ruleset_order(scores: pd.DataFrame) -> list[str]:
@@ -99,7 +129,8 @@ def game_life_method(scores: pd.DataFrame) -> pd.Series:
 
 
 def disagreement_matrix(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
-                        by: str | None = None, finished_only: bool = True) -> pd.DataFrame:
+                        by: str | None = None, finished_only: bool = True,
+                        komi_basis: str = "standard") -> pd.DataFrame:
     """Ruleset × ruleset disagreement counts and rates, optionally split by a stratum.
 
     Parameters
@@ -114,12 +145,15 @@ def disagreement_matrix(scores: pd.DataFrame, games: pd.DataFrame | None = None,
         ``'life_method'`` or one of :data:`~rulelab.analysis.strata.STRATA`.
     finished_only : bool
         Keep only settled positions (see :func:`standard_rows`).
+    komi_basis : {'standard', 'common'}
+        Each ruleset at its standard komi, or all at :data:`COMMON_KOMI` (needs
+        ``margin_before_komi``).
 
     Returns
     -------
     pandas.DataFrame
         One row per (stratum,) ordered pair of rulesets, the diagonal included:
-        ``ruleset_a``, ``ruleset_b``, ``games`` (scored under both),
+        ``komi_basis``, ``ruleset_a``, ``ruleset_b``, ``games`` (scored under both),
         ``disagreements`` (different winners) and ``rate``.
 
     Examples
@@ -133,12 +167,12 @@ def disagreement_matrix(scores: pd.DataFrame, games: pd.DataFrame | None = None,
     ...     "winner": ["W", "W", "B",  "B", "B", "B",  "W", "B", "W",  "W", "W", "W"]})
     >>> m = disagreement_matrix(scores)
     >>> m[m.ruleset_a < m.ruleset_b]
-      ruleset_a ruleset_b  games  disagreements  rate
-    1   chinese       ing      4              1  0.25
-    2   chinese  japanese      4              1  0.25
-    5       ing  japanese      4              2  0.50
+      komi_basis ruleset_a ruleset_b  games  disagreements  rate
+    1   standard   chinese       ing      4              1  0.25
+    2   standard   chinese  japanese      4              1  0.25
+    5   standard       ing  japanese      4              2  0.50
     """
-    rows = compared_rows(scores, games, finished_only=finished_only)
+    rows = compared_rows(scores, games, finished_only=finished_only, komi_basis=komi_basis)
     wide = winners(rows, finished_only=False)
     blocks = [((), np.arange(len(wide)))] if by is None else _group_positions(
         _strata_of(wide.index, rows, games, by))
@@ -152,13 +186,15 @@ def disagreement_matrix(scores: pd.DataFrame, games: pd.DataFrame | None = None,
                 both = (block[:, i] > 0) & (block[:, j] > 0)
                 n = int(both.sum())
                 differ = int((both & (block[:, i] != block[:, j])).sum())
-                records.append(label + (a, b, n, differ, differ / n if n else np.nan))
-    columns = ([by] if by else []) + ["ruleset_a", "ruleset_b", "games", "disagreements", "rate"]
+                records.append(label + (komi_basis, a, b, n, differ, differ / n if n else np.nan))
+    columns = ([by] if by else []) + ["komi_basis", "ruleset_a", "ruleset_b", "games",
+                                      "disagreements", "rate"]
     return pd.DataFrame.from_records(records, columns=columns)
 
 
 def any_disagreement(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
-                     by: str | None = None, finished_only: bool = True) -> pd.DataFrame:
+                     by: str | None = None, finished_only: bool = True,
+                     komi_basis: str = "standard") -> pd.DataFrame:
     """Games on which the rulesets do not all name the same winner, per stratum.
 
     Parameters are those of :func:`disagreement_matrix`.
@@ -178,7 +214,7 @@ def any_disagreement(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
       life_method  games  disagreeing  rate
     0      markup      2            1   0.5
     """
-    rows = compared_rows(scores, games, finished_only=finished_only)
+    rows = compared_rows(scores, games, finished_only=finished_only, komi_basis=komi_basis)
     wide = winners(rows, finished_only=False)
     wide = wide[wide.notna().sum(axis=1) >= 2]
     disagreeing = wide.nunique(axis=1).gt(1)
@@ -213,16 +249,20 @@ def matrix_wide(matrix: pd.DataFrame, value: str = "rate") -> pd.DataFrame:
 
 
 def compared_rows(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
-                  finished_only: bool = True) -> pd.DataFrame:
+                  finished_only: bool = True, komi_basis: str = "standard") -> pd.DataFrame:
     """The rows that divergence and attribution compare: :func:`standard_rows`,
     restricted to analysable games when the games table is given (whose counted games
-    then count as settled)."""
+    then count as settled), re-counted at :data:`COMMON_KOMI` on the ``'common'`` basis."""
+    if komi_basis not in KOMI_BASES:
+        raise InputError(f"The komi basis must be one of {', '.join(KOMI_BASES)}; got {komi_basis!r}.")
     if games is None:
-        return standard_rows(scores, finished_only=finished_only)
-    played = analysable_games(games)
-    counted = counted_games(played) if "result_kind" in played.columns else None
-    rows = standard_rows(scores, finished_only=finished_only, counted=counted)
-    return rows[rows["game_id"].isin(played["game_id"])]
+        rows = standard_rows(scores, finished_only=finished_only)
+    else:
+        played = analysable_games(games)
+        counted = counted_games(played) if "result_kind" in played.columns else None
+        rows = standard_rows(scores, finished_only=finished_only, counted=counted)
+        rows = rows[rows["game_id"].isin(played["game_id"])]
+    return at_komi(rows, COMMON_KOMI) if komi_basis == "common" else rows
 
 
 def _strata_of(game_ids: pd.Index, rows: pd.DataFrame, games: pd.DataFrame | None,

@@ -91,7 +91,7 @@ def komi_outcomes(games: pd.DataFrame, scores: pd.DataFrame | None = None,
     require_columns(games, GAME_COLUMNS, "games")
     played = analysable_games(games)
     if scores is None:
-        margins, scoring = _record_margins(played), None
+        margins, scoring = record_margins(played), None
         label, shift = RECORD, pd.Series(0.0, index=played["game_id"])
     else:
         if ruleset is None:
@@ -119,11 +119,11 @@ def komi_outcomes(games: pd.DataFrame, scores: pd.DataFrame | None = None,
     return out.merge(game_strata(played), on="game_id", how="left").reset_index(drop=True)
 
 
-def _record_margins(games: pd.DataFrame) -> pd.Series:
+def record_margins(games: pd.DataFrame) -> pd.Series:
     """Margin before komi of each counted record: komi plus Black's signed margin."""
     komi = pd.to_numeric(games["komi"], errors="coerce")
-    size = pd.to_numeric(games["result_margin"], errors="coerce")
-    sign = games["result_winner"].map({"B": 1.0, "W": -1.0})
+    size = pd.to_numeric(games["result_margin"], errors="coerce").astype(float)
+    sign = games["result_winner"].map({"B": 1.0, "W": -1.0}).astype(float)
     signed = np.where(games["result_kind"].eq("draw"), 0.0, sign * size)
     return pd.Series(komi.to_numpy(float) + signed, index=games["game_id"].to_numpy()).dropna()
 

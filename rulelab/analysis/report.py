@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import html
 import json
+import shutil
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,6 +136,10 @@ def render_markdown(sections: list[Section], title: str) -> str:
                 out += ["```", block.text, "```", ""]
             elif isinstance(block, FigureBlock):
                 out += [f"![{block.caption}]({block.file})", "", f"*{block.caption}*", ""]
+            elif block.frame.empty:
+                out += [f"**{block.caption}**: no rows ({block.file} holds the header).", ""]
+            elif block.preview_rows == 0:
+                out += [f"**{block.caption}**: {len(block.frame):,} rows in {block.file}.", ""]
             else:
                 out += [f"**{block.caption}** ({_rows_note(block)})", "",
                         markdown_table(block.frame, block.preview_rows), ""]
@@ -153,7 +159,7 @@ def render_html(sections: list[Section], title: str) -> str:
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            f"<title>{esc(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
            f"<h1>{esc(title)}</h1>", "<nav><ul>"]
-    out += [f'<li><a href="#{s.key}">{esc(s.title)}</a></li>' for s in sections]
+    out.append("".join(f'<li><a href="#{s.key}">{esc(s.title)}</a></li>' for s in sections))
     out.append("</ul></nav>")
     for section in sections:
         out.append(f'<section id="{section.key}"><h2>{esc(section.title)}</h2>')
@@ -165,6 +171,10 @@ def render_html(sections: list[Section], title: str) -> str:
             elif isinstance(block, FigureBlock):
                 out.append(f'<figure><img src="{esc(block.file)}" alt="{esc(block.caption)}">'
                            f"<figcaption>{esc(block.caption)}</figcaption></figure>")
+            elif block.frame.empty or block.preview_rows == 0:
+                rows = f"{len(block.frame):,} rows" if not block.frame.empty else "no rows"
+                out.append(f'<p><strong>{esc(block.caption)}</strong>: {rows} in '
+                           f'<a href="{esc(block.file)}">{esc(block.file)}</a>.</p>')
             else:
                 head = "".join(f"<th>{esc(str(c))}</th>" for c in block.frame.columns)
                 body = "".join("<tr>" + "".join(f"<td>{esc(format_value(v))}</td>" for v in row) + "</tr>"
@@ -183,15 +193,20 @@ def json_text(value) -> str:
 
 
 def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
-    """Build the full report of a run folder.
+    """Build the full report of a run folder — the one entry point of every caller.
+
+    The report is built in a folder beside ``out_dir`` and swapped in whole once
+    complete, so ``out_dir`` always holds one whole report: the previous one if the
+    build fails or is interrupted, the new one after.
 
     Parameters
     ----------
     run_dir : str or Path
         The run folder (``games.parquet``, ``scores.parquet``, ``manifest.json``).
     out_dir : str or Path
-        Where ``index.html``, ``report.md`` and the PNG/CSV files go (created; files
-        of the same names are replaced). Must lie outside the run folder.
+        The report folder: ``index.html``, ``report.md`` and the PNG/CSV files. Replaced
+        whole; an existing folder must be empty or hold a report. Must lie outside the
+        run folder.
     **settings
         Fields of :class:`~rulelab.analysis.sections.Settings` (``seed``, ``n_boot``,
         ``n_boot_fit``, ``examples_per_cause``, ``komi_grid``).
@@ -204,18 +219,64 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
     Raises
     ------
     InputError
-        If the run folder is incomplete, or ``out_dir`` lies inside it.
+        If the run folder is incomplete, or ``out_dir`` lies inside it or holds
+        something other than a report.
     """
     from rulelab.analysis.sections import SECTIONS, Analysis, Settings
 
     analysis = Analysis.load(run_dir, Settings(**settings))
-    workspace = _workspace(run_dir, out_dir)
-    sections = [build(analysis, workspace) for build in SECTIONS.values()]
-    title = f"rulelab report: {analysis.run.name}"
-    (workspace.path / "report.md").write_text(render_markdown(sections, title), encoding="utf-8")
-    index = workspace.path / "index.html"
-    index.write_text(render_html(sections, title), encoding="utf-8")
-    return index
+    out = _report_folder(run_dir, out_dir)
+    with _staged(out) as staging:
+        workspace = Workspace(staging)
+        sections = [build(analysis, workspace) for build in SECTIONS.values()]
+        title = f"rulelab report: {analysis.run.name}"
+        (staging / "report.md").write_text(render_markdown(sections, title), encoding="utf-8")
+        (staging / "index.html").write_text(render_html(sections, title), encoding="utf-8")
+    return out / "index.html"
+
+
+REPORT_FILES = ("index.html", "report.md")
+"""Files that make a folder a report, which :func:`build_report` may replace."""
+
+
+def _report_folder(run_dir: str | Path, out_dir: str | Path) -> Path:
+    out = _workspace_path(run_dir, out_dir)
+    _restore(out)
+    if out.exists() and not (out.is_dir() and (not any(out.iterdir())
+                                               or any((out / f).is_file() for f in REPORT_FILES))):
+        raise InputError(f"The report folder {str(out_dir)!r} holds something other than a report; "
+                         "it is replaced whole, so choose an empty or new folder.")
+    return out
+
+
+def _aside(out: Path, role: str) -> Path:
+    """The folder beside ``out`` that a build stages into or moves the old report to."""
+    return out.with_name(f".{out.name}.{role}")
+
+
+def _restore(out: Path) -> None:
+    """Put back a previous report that a swap interrupted between its two renames."""
+    previous = _aside(out, "previous")
+    if previous.is_dir() and not out.exists():
+        previous.rename(out)
+
+
+@contextmanager
+def _staged(out: Path):
+    """Yield an empty staging folder; on success swap it in for ``out``, else remove it."""
+    staging, previous = _aside(out, "building"), _aside(out, "previous")
+    for leftover in (staging, previous):
+        shutil.rmtree(leftover, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        yield staging
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    if out.exists():
+        out.rename(previous)
+    staging.rename(out)
+    shutil.rmtree(previous, ignore_errors=True)
 
 
 def write_section(key: str, run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
@@ -240,8 +301,12 @@ def write_section(key: str, run_dir: str | Path, out_dir: str | Path, **settings
 
 
 def _workspace(run_dir: str | Path, out_dir: str | Path) -> Workspace:
+    return Workspace(_workspace_path(run_dir, out_dir))
+
+
+def _workspace_path(run_dir: str | Path, out_dir: str | Path) -> Path:
     run, out = Path(run_dir).resolve(), Path(out_dir).resolve()
     if out == run or run in out.parents:
         raise InputError(f"The report folder must lie outside the run folder {str(run_dir)!r}: "
                          "outputs never go inside an input folder.")
-    return Workspace(out_dir)
+    return out

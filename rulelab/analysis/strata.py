@@ -24,6 +24,10 @@ play shaped by strong programs from 2016."""
 RANK_BANDS = ("kyu", "dan 1–4", "dan 5–9", "pro")
 """Rank bands from weakest to strongest; a game falls in the band of its weaker player."""
 
+PROFESSIONAL_COLLECTIONS = (None, "gogod")
+"""Sources whose dan ranks are professional: records from no online server (title-match
+collections write a pro's rank as ``9d``) and GoGoD. On servers a dan rank is amateur."""
+
 STRATA = ("source", "board", "handicap", "era", "komi_in_force", "rank_band")
 """The per-game strata that :func:`game_strata` derives from the games table."""
 
@@ -48,18 +52,23 @@ def era_of(years: pd.Series) -> pd.Series:
     return pd.Series(pd.Categorical(out, categories=labels, ordered=True), index=years.index)
 
 
-def rank_band(black_rank: pd.Series, white_rank: pd.Series) -> pd.Series:
+def rank_band(black_rank: pd.Series, white_rank: pd.Series,
+              professional: pd.Series | None = None) -> pd.Series:
     """The band of the weaker player of each game (ordered categorical).
 
     Ranks are read leniently (``9d``, ``7 dan``, ``3k``, ``9p``); a game with an
-    unreadable rank on either side is ``unknown``.
+    unreadable rank on either side is ``unknown``. Where ``professional`` is True the
+    dan ranks are professional ranks (see :data:`PROFESSIONAL_COLLECTIONS`).
 
     Examples
     --------
     >>> rank_band(pd.Series(["9p", "7 dan", "2k", None]), pd.Series(["9p", "3d", "5d", "9d"])).tolist()
     ['pro', 'dan 1–4', 'kyu', 'unknown']
+    >>> rank_band(pd.Series(["9d"]), pd.Series(["7d"]), pd.Series([True])).tolist()
+    ['pro']
     """
-    black, white = _band_index(black_rank), _band_index(white_rank)
+    pro = np.zeros(len(black_rank), bool) if professional is None else professional.to_numpy(bool)
+    black, white = _band_index(black_rank, pro), _band_index(white_rank, pro)
     weaker = np.minimum(black, white)
     labels = np.array(RANK_BANDS + (UNKNOWN,), dtype=object)
     out = labels[np.where((black < 0) | (white < 0), len(RANK_BANDS), weaker)]
@@ -67,7 +76,7 @@ def rank_band(black_rank: pd.Series, white_rank: pd.Series) -> pd.Series:
     return pd.Series(pd.Categorical(out, categories=categories, ordered=True), index=black_rank.index)
 
 
-def _band_index(ranks: pd.Series) -> np.ndarray:
+def _band_index(ranks: pd.Series, professional: np.ndarray) -> np.ndarray:
     """Index into RANK_BANDS per rank, -1 when unreadable."""
     found = ranks.astype("string").str.extract(_RANK)
     number = pd.to_numeric(found[0], errors="coerce").to_numpy(dtype=float)
@@ -76,8 +85,29 @@ def _band_index(ranks: pd.Series) -> np.ndarray:
     index[kind == "k"] = 0
     index[(kind == "d") & (number <= 4)] = 1
     index[(kind == "d") & (number >= 5)] = 2
-    index[kind == "p"] = 3
+    index[(kind == "p") | ((kind == "d") & professional)] = 3
     return index
+
+
+def is_even(frame: pd.DataFrame) -> pd.Series:
+    """Whether each game is even: no handicap stones, and not the one-stone handicap of
+    the servers, where the weaker player takes Black at komi 0.5 or less. Games of
+    professional collections (:data:`PROFESSIONAL_COLLECTIONS`) without komi are even
+    games of their era.
+
+    ``frame`` holds ``handicap``, ``komi`` and ``source`` (labels of :func:`game_strata`).
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"handicap": [0, 0, 0, 2], "komi": [6.5, 0.5, 0.0, 0.5],
+    ...                       "source": ["kgs", "kgs", UNKNOWN, "kgs"]})
+    >>> is_even(frame).tolist()
+    [True, False, True, False]
+    """
+    require_columns(frame, ["handicap", "komi", "source"], "games")
+    professional = frame["source"].isin([UNKNOWN, *(s for s in PROFESSIONAL_COLLECTIONS if s)])
+    one_stone = pd.to_numeric(frame["komi"], errors="coerce").le(0.5) & ~professional
+    return frame["handicap"].eq(0) & ~one_stone
 
 
 def game_strata(games: pd.DataFrame) -> pd.DataFrame:
@@ -116,7 +146,8 @@ def game_strata(games: pd.DataFrame) -> pd.DataFrame:
         "handicap": pd.to_numeric(games["handicap"], errors="coerce").fillna(0).astype(int).to_numpy(),
         "era": era_of(games["year"]).array,
         "komi_in_force": _numeric_labels(pd.DataFrame({"komi": komi}), "{komi:g}"),
-        "rank_band": rank_band(games["black_rank"], games["white_rank"]).array,
+        "rank_band": rank_band(games["black_rank"], games["white_rank"],
+                               games["source"].isna() | games["source"].isin(PROFESSIONAL_COLLECTIONS)).array,
     })
 
 

@@ -1,0 +1,164 @@
+"""The numbers the report opens with: how often the main rulesets disagree and why,
+which games to trust, and which counts are too far from the record to use.
+
+Every function returns a small table; :mod:`rulelab.analysis.sections` turns them
+into sentences.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from rulelab.analysis.attribution import attribute
+from rulelab.analysis.divergence import KOMI_BASES, compared_rows, winners
+from rulelab.analysis.inputs import COUNTED_KINDS, analysable_games, require_columns
+from rulelab.analysis.komi import record_margins
+from rulelab.analysis.stats import wilson_interval
+
+MAIN_RULESETS = ("chinese", "japanese", "ing")
+"""The rulesets the findings compare: the three most played counting traditions."""
+
+TRUSTED_METHODS = ("markup", "proof")
+"""Life methods whose dead stones are as the players agreed them, or proven."""
+
+TRUSTED_CONFIDENCE = 0.9
+"""Least life confidence of an estimated verdict on a finished position to be trusted."""
+
+OUTLIER_POINTS = 10.0
+"""A counted game whose count under the record's own rules is further than this from the
+record's margin (points) is an outlier, left out of the komi fits: a misjudged group or a
+record that does not say what was counted, either way not a margin to fit komi to."""
+
+MARGIN_BANDS = ((0.0, 2.0, "≤ 2 points"), (2.0, 10.0, "2½–10 points"), (10.0, np.inf, "> 10 points"))
+"""Bands of a game's closeness: the smaller of the two rulesets' absolute margins."""
+
+
+def trusted_games(scores: pd.DataFrame, games: pd.DataFrame) -> pd.Index:
+    """Ids of the analysable games whose dead stones can be trusted: decided by markup
+    or proof (:data:`TRUSTED_METHODS`), or estimated on a finished position with a
+    confidence of at least :data:`TRUSTED_CONFIDENCE`.
+
+    Examples
+    --------
+    >>> scores = pd.DataFrame({"game_id": ["a", "b", "c"], "komi_source": "standard",
+    ...     "life_method": ["markup", "estimate", "estimate"], "finished": [False, True, True],
+    ...     "life_confidence": [0.0, 0.95, 0.5]})
+    >>> games = pd.DataFrame({"game_id": ["a", "b", "c"], "status": "ok"})
+    >>> trusted_games(scores, games).tolist()
+    ['a', 'b']
+    """
+    require_columns(scores, ["game_id", "life_method", "finished", "life_confidence"], "scores")
+    rows = scores[scores["game_id"].isin(analysable_games(games)["game_id"])]
+    sure = rows["life_method"].isin(TRUSTED_METHODS) | (
+        rows["finished"].fillna(False).astype(bool)
+        & pd.to_numeric(rows["life_confidence"]).ge(TRUSTED_CONFIDENCE))
+    trusted = sure.groupby(rows["game_id"], sort=True).all()
+    return pd.Index(trusted.index[trusted.to_numpy()], name="game_id")
+
+
+def record_gaps(scores: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+    """Per counted game scored under its record's own rules: rulelab's margin before
+    komi, the record's, their ``gap`` and whether it makes the game an ``outlier``.
+
+    Examples
+    --------
+    >>> games = pd.DataFrame({"game_id": ["a", "b"], "status": "ok", "result_kind": "counted",
+    ...     "result_winner": ["B", "W"], "result_margin": [2.5, 30.5], "komi": 6.5})
+    >>> scores = pd.DataFrame({"game_id": ["a", "b"], "komi_source": "record",
+    ...     "margin_before_komi": [9.0, 12.0]})
+    >>> record_gaps(scores, games)
+      game_id  rulelab  record   gap  outlier
+    0       a      9.0     9.0   0.0    False
+    1       b     12.0   -24.0  36.0     True
+    """
+    require_columns(scores, ["game_id", "komi_source", "margin_before_komi"], "scores")
+    own = scores[scores["komi_source"] == "record"].drop_duplicates("game_id")
+    own = own.set_index("game_id")["margin_before_komi"].astype(float).rename("rulelab")
+    played = analysable_games(games)
+    record = record_margins(played[played["result_kind"].isin(COUNTED_KINDS)]).rename("record")
+    both = pd.concat([own, record], axis=1, join="inner").sort_index().rename_axis("game_id")
+    both["gap"] = both["rulelab"] - both["record"]
+    both["outlier"] = both["gap"].abs() > OUTLIER_POINTS
+    return both.reset_index()
+
+
+def pair_rates(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS) -> pd.DataFrame:
+    """How often ``rulesets`` name different winners, per komi basis: per pair and for
+    any of them (``pair == 'any'``), overall and per margin band (:data:`MARGIN_BANDS`),
+    with Wilson 95% intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``komi_basis, pair, band, games, disagreements, rate, low, high``; ``band`` is
+        ``'all'`` for the whole pair.
+    """
+    records = []
+    for basis in KOMI_BASES:
+        rows = compared_rows(scores, games, komi_basis=basis)
+        rows = rows[rows["ruleset"].isin(rulesets)]
+        wide = winners(rows, finished_only=False)
+        margin = rows.pivot_table(index="game_id", columns="ruleset", values="margin", aggfunc="first")
+        present = [r for r in rulesets if r in wide.columns]
+        pairs = [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
+        for name, columns in [(f"{a}–{b}", [a, b]) for a, b in pairs] + [("any", present)]:
+            if len(columns) < 2:
+                continue
+            both = wide[columns].dropna()
+            differ = both.nunique(axis=1).gt(1)
+            close = margin.loc[both.index, columns].abs().min(axis=1)
+            records.append(_rate(basis, name, "all", differ))
+            for low, high, band in MARGIN_BANDS:
+                inside = (close <= high) & ((close > low) | (low == 0))
+                records.append(_rate(basis, name, band, differ[inside]))
+    return pd.DataFrame(records, columns=["komi_basis", "pair", "band", "games", "disagreements",
+                                          "rate", "low", "high"])
+
+
+def _rate(basis: str, pair: str, band: str, differ: pd.Series) -> dict:
+    games, disagreements = len(differ), int(differ.sum())
+    low, high = wilson_interval(disagreements, games)
+    return {"komi_basis": basis, "pair": pair, "band": band, "games": games,
+            "disagreements": disagreements, "rate": disagreements / games if games else np.nan,
+            "low": float(low), "high": float(high)}
+
+
+def cause_shares(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS) -> pd.DataFrame:
+    """Per komi basis, the share of the disagreements among ``rulesets`` (game × pair)
+    that each main cause explains.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``komi_basis, main_cause, disagreements, share``, largest share first.
+    """
+    parts = []
+    for basis in KOMI_BASES:
+        table = attribute(scores[scores["ruleset"].isin(rulesets)], games, komi_basis=basis)
+        counts = table["main_cause"].fillna("none").value_counts()
+        counts = counts.rename_axis("main_cause").reset_index(name="disagreements")
+        counts = counts.sort_values(["disagreements", "main_cause"], ascending=[False, True])
+        parts.append(counts.assign(komi_basis=basis, share=counts["disagreements"] / counts["disagreements"].sum()))
+    frame = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+    return frame.reindex(columns=["komi_basis", "main_cause", "disagreements", "share"])
+
+
+def black_win_rates(outcomes: pd.DataFrame, min_games: int = 10) -> pd.DataFrame:
+    """Black's share of the decided games at each komi in force with ``min_games`` or
+    more, from the records' own results (a draw counts half), with Wilson 95% intervals.
+
+    Examples
+    --------
+    >>> outcomes = pd.DataFrame({"komi": [5.5] * 10 + [6.5], "winner": ["B"] * 6 + ["W"] * 5})
+    >>> black_win_rates(outcomes)[["komi", "games", "rate"]]
+       komi  games  rate
+    0   5.5     10   0.6
+    """
+    require_columns(outcomes, ["komi", "winner"], "outcomes")
+    decided = outcomes[outcomes["winner"].isin(["B", "W", "draw"]) & outcomes["komi"].notna()]
+    points = decided["winner"].map({"B": 1.0, "W": 0.0, "draw": 0.5}).astype(float)
+    table = points.groupby(decided["komi"].astype(float), sort=True).agg(games="size", black="sum").reset_index()
+    table = table[table["games"] >= min_games].reset_index(drop=True)
+    low, high = wilson_interval(table["black"].to_numpy(float), table["games"].to_numpy(float))
+    return table.assign(rate=table["black"] / table["games"], low=low, high=high)

@@ -1,0 +1,290 @@
+"""The report's front: the findings in prose, and how the games were counted.
+
+Both read the tables of :mod:`rulelab.analysis.findings` and the shared intermediate
+tables of :class:`~rulelab.analysis.sections.Analysis`, and say every number with the
+count it rests on and its 95% interval.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from rulelab.analysis.divergence import COMMON_KOMI, compared_rows
+from rulelab.analysis.findings import (MAIN_RULESETS, OUTLIER_POINTS, TRUSTED_CONFIDENCE,
+                                       TRUSTED_METHODS, black_win_rates, cause_shares, pair_rates)
+from rulelab.analysis.komi import RECORD, fair_komi
+from rulelab.analysis.report import Section, Text, Workspace
+from rulelab.analysis.stats import wilson_interval
+from rulelab.rules import PRESETS
+
+if TYPE_CHECKING:
+    from rulelab.analysis.sections import Analysis
+
+CAUSE_WORDS = {
+    "komi": "komi (the rulesets' standard komi differ)",
+    "handicap_bonus": "handicap compensation (points White receives per handicap stone)",
+    "handicap_stones": "handicap stones (area counts them as Black's stones)",
+    "moves": "stones placed in play (who placed the last stone, and passes: the parity of area counting)",
+    "dame_filling": "dame filled before an area count",
+    "seki_eyes": "seki eyes (counted by area rules, refused by Japanese rules)",
+    "protective_moves": "protective moves owed (points territory rules refuse)",
+    "dead_stones": "dead stones removed differently",
+    "group_tax": "group tax (stone scoring's two points per living group)",
+    "unexplained": "unexplained",
+    "tie_break": "the tie-break rule (Ing: Black wins at margin 0)",
+}
+"""Each main cause in words, for the findings' prose."""
+
+
+def findings_section(analysis: "Analysis", out: Workspace) -> Section:
+    scores, games = analysis.run.scores, analysis.run.games
+    settled = _settled_ids(analysis)
+    trusted = analysis.trusted.intersection(settled)
+    blocks = [Text(
+        "Terms. A game is settled when the life layer calls its final position finished or its "
+        "players counted it; only settled games are compared across rulesets. A game is trusted "
+        f"when its dead stones come from {' or '.join(TRUSTED_METHODS)} (the record's territory marks, "
+        f"Benson's pass-alive proof), or from an estimate on a finished position with confidence "
+        f"≥ {TRUSTED_CONFIDENCE:g}: {len(trusted):,} of the "
+        f"{len(settled):,} settled games here. 'The record' is what the SGF file itself says "
+        "(result, komi). Intervals are 95% (Wilson for shares, Wald for fair komi).")]
+    present = [r for r in MAIN_RULESETS if r in set(scores["ruleset"])]
+    tables = {"rates": [], "causes": []}
+    for subset, label, keep in (("all", "all settled games", settled),
+                                ("trusted", "the trusted games", trusted)):
+        if keep.empty:
+            blocks.append(Text(f"On {label}: none in this collection, so nothing to compare."))
+            continue
+        if len(present) < 2:
+            blocks.append(Text(f"On {label}: not shown, since fewer than two of "
+                               f"{', '.join(MAIN_RULESETS)} were scored."))
+            continue
+        chosen = scores[scores["game_id"].isin(keep)]
+        rates, causes = pair_rates(chosen, games), cause_shares(chosen, games)
+        tables["rates"].append(rates.assign(subset=subset))
+        tables["causes"].append(causes.assign(subset=subset))
+        blocks += [Text(t) for t in _divergence_sentences(rates, causes, present, label)]
+    blocks.append(Text(_playout_sentence(scores, games)))
+    blocks += [Text(t) for t in _komi_sentences(analysis)]
+    blocks.append(Text(_trust_sentence(analysis, settled)))
+    for name, parts in tables.items():
+        if parts:
+            frame = pd.concat(parts, ignore_index=True)
+            blocks.append(out.table(f"findings_{name}", frame[["subset", *frame.columns[:-1]]],
+                                    "The figures above: disagreement rates per pair and margin band"
+                                    if name == "rates" else "The figures above: main causes",
+                                    preview_rows=0))
+    return Section("findings", "Findings", blocks)
+
+
+def _settled_ids(analysis: "Analysis") -> pd.Index:
+    rows = compared_rows(analysis.run.scores, analysis.run.games)
+    return pd.Index(sorted(rows["game_id"].unique()), name="game_id")
+
+
+def _points(value: float) -> str:
+    return f"{value:g} point" + ("" if value == 1 else "s")
+
+
+def _share(k: float, n: int) -> str:
+    low, high = wilson_interval(k, n)
+    return f"{k / n:.1%} ({max(low, 0.0):.1%}–{min(high, 1.0):.1%})" if n else "no games"
+
+
+def _divergence_sentences(rates: pd.DataFrame, causes: pd.DataFrame, present: list[str],
+                          label: str) -> list[str]:
+    """How often ``present`` disagree, per pair and margin band, and why, in sentences."""
+    if rates.empty or rates["games"].max() == 0:
+        return [f"On {label}: no game is settled and scored under two of {', '.join(present)}."]
+    whole = rates[rates["band"] == "all"].set_index(["komi_basis", "pair"])
+
+    def rate(basis: str, pair: str) -> str:
+        row = whole.loc[(basis, pair)]
+        return _share(row["disagreements"], int(row["games"]))
+
+    standard, common = whole.loc[("standard", "any")], whole.loc[("common", "any")]
+    names = " and ".join([", ".join(r.title() for r in present[:-1]), present[-1].title()])
+    komi = ", ".join(f"{PRESETS[r].komi:g}" for r in present)
+    text = (f"On {label} ({int(standard['games']):,}), {names} rules name different winners on "
+            f"{int(standard['disagreements']):,} games, {rate('standard', 'any')}, each at its standard "
+            f"komi ({komi}); at one common komi of {COMMON_KOMI:g}, where only the counting differs, "
+            f"on {int(common['disagreements']):,}, {rate('common', 'any')}.")
+    pairs = [p for p in dict.fromkeys(whole.index.get_level_values("pair")) if p != "any"]
+    if len(pairs) > 1:
+        text += " By pair (standard → common komi): " + "; ".join(
+            f"{p.replace('–', ' vs ')} {rate('standard', p)} → {rate('common', p)}" for p in pairs) + "."
+    bands = rates[(rates["komi_basis"] == "common") & (rates["pair"] == "any") & (rates["band"] != "all")]
+    bands = bands[bands["games"] > 0]
+    if not bands.empty:
+        text += (" By how close the game was (the smaller absolute margin at common komi): "
+                 + "; ".join(f"{row.band}: {_share(row.disagreements, row.games)} of {row.games:,}"
+                             for row in bands.itertuples()) + ".")
+    sentences = [text]
+    if not causes.empty and causes["disagreements"].sum() > 0:
+        parts = []
+        for basis, rows in causes.groupby("komi_basis", sort=False):
+            label_basis = "at standard komi" if basis == "standard" else f"at komi {COMMON_KOMI:g}"
+            top = "; ".join(f"{CAUSE_WORDS.get(row.main_cause, row.main_cause)} {row.share:.0%}"
+                            for row in rows.head(3).itertuples())
+            parts.append(f"{label_basis} ({int(rows['disagreements'].sum()):,} game × pair "
+                         f"disagreements): {top}")
+        sentences.append("Why, by main cause (the part that moved the margin most): " + "; and ".join(parts) + ".")
+    return sentences
+
+
+def _playout_sentence(scores: pd.DataFrame, games: pd.DataFrame) -> str:
+    """Tromp–Taylor against Chinese counting on even games at the common komi: what
+    the play-out model leaves of the difference between them."""
+    pair = ("chinese", "tromp-taylor")
+    if not set(pair) <= set(scores["ruleset"]):
+        return "Tromp–Taylor against Chinese counting: not shown, since the run did not score both."
+    even = games.loc[pd.to_numeric(games["handicap"], errors="coerce").fillna(0).eq(0), "game_id"]
+    rates = pair_rates(scores[scores["game_id"].isin(even)], games, pair)
+    row = rates[(rates["komi_basis"] == "common") & (rates["pair"] == "any") & (rates["band"] == "all")]
+    if row.empty or int(row["games"].iloc[0]) == 0:
+        return "Tromp–Taylor against Chinese counting: no settled game without handicap stones to compare."
+    row = row.iloc[0]
+    return (f"Tromp–Taylor and Chinese counting, at komi {COMMON_KOMI:g} on the {int(row['games']):,} "
+            f"settled games without handicap stones, name different winners on {int(row['disagreements']):,}, "
+            f"{_share(row['disagreements'], row['games'])}: once the dead stones are captured in play "
+            "(see How the games are counted), the two count an even game alike — Chinese rules split "
+            "the liberties shared in a seki evenly, which leaves the margin where it was.")
+
+
+def _komi_sentences(analysis: "Analysis") -> list[str]:
+    even, board = analysis.even_outcomes, analysis.main_board
+    records = even[even["ruleset"] == RECORD]
+    rates = black_win_rates(records)
+    sentences = []
+    if rates.empty:
+        sentences.append(f"Black's win rate: not shown, since no komi value has 10 or more decided "
+                         f"even {board} games.")
+    else:
+        top = rates.nlargest(4, "games").sort_values("komi")
+        sentences.append(f"Black's win rate in the records' own results, even {board} games (a "
+                         "draw counts half): " + "; ".join(
+                             f"at komi {row.komi:g}, {_share(row.black, int(row.games))} of "
+                             f"{int(row.games):,} decided games" for row in top.itertuples()) + ".")
+    fits = _fit_text(analysis.even_fits)
+    trusted = analysis.even_outcomes[analysis.even_outcomes["game_id"].isin(analysis.trusted)]
+    trusted_fits = _fit_text(fair_komi(trusted)) if not trusted.empty else ""
+    if fits:
+        text = (f"Fair komi — the komi at which Black would win half the even {board} games, fitted "
+                "to counted margins and to resignations as bounds: " + fits + ".")
+        text += (f" On the trusted games: {trusted_fits}." if trusted_fits
+                 else " The trusted games are too few to fit.")
+        sentences.append(text + " " + outlier_rule(analysis))
+    else:
+        sentences.append(f"Fair komi: not shown, since the even {board} games cannot pin a win-rate "
+                         "curve down.")
+    return sentences
+
+
+def outlier_rule(analysis: "Analysis") -> str:
+    """The outlier rule and how far it moves each fitted fair komi."""
+    n = len(analysis.outliers)
+    text = (f"Outlier rule: a counted game whose count under the record's own rules lies more than "
+            f"{OUTLIER_POINTS:g} points from the recorded margin is left out of rulelab's komi fits "
+            f"({n:,} of {len(analysis.gaps):,} such games here).")
+    if n == 0:
+        return text
+    kept = fair_komi(analysis.with_outliers)
+    moved = []
+    for name, fit in _converged(analysis.even_fits).items():
+        other = _converged(kept).get(name)
+        if other is not None and name != RECORD:
+            moved.append(f"{name} {other['fair_komi'] - fit['fair_komi']:+.2f}")
+    return text + (" Keeping them moves the fair komi by " + ", ".join(moved) + " points." if moved else "")
+
+
+def _converged(fits: pd.DataFrame) -> dict[str, pd.Series]:
+    """Per ruleset, the converged fit with censored games."""
+    rows = fits[(fits["variant"] == "counted+censored") & fits["converged"].astype(bool)]
+    return {row["ruleset"]: row for _, row in rows.iterrows()}
+
+
+def _fit_text(fits: pd.DataFrame) -> str:
+    rows = fits[(fits["variant"] == "counted+censored") & fits["converged"].astype(bool)]
+    return "; ".join(
+        f"{'recorded results' if row.ruleset == RECORD else row.ruleset + ' counting'} "
+        f"{row.fair_komi:.1f} points ({row.ci_low:.1f}–{row.ci_high:.1f}, {int(row.games):,} games)"
+        for row in rows.itertuples())
+
+
+def _trust_sentence(analysis: "Analysis", settled: pd.Index) -> str:
+    scores = analysis.run.scores
+    rows = scores[scores["game_id"].isin(settled) & scores["komi_source"].ne("record")]
+    methods = rows.drop_duplicates("game_id")["life_method"].fillna("unknown").value_counts()
+    n = int(methods.sum())
+    sources = (", ".join(f"{method} on {_share(count, n)}" for method, count in methods.items())
+               + " of the settled games") if n else "none, as no game is settled"
+    text = f"How far to trust this: dead stones come from markup, proof or playouts (estimate): {sources}."
+    gaps = analysis.gaps
+    if not gaps.empty:
+        komi = analysis.games.set_index("game_id")["komi"].reindex(gaps["game_id"]).to_numpy(float)
+        same_winner = np.sign(gaps["rulelab"].to_numpy() - komi) == np.sign(gaps["record"].to_numpy() - komi)
+        text += (f" On the {len(gaps):,} games the players counted, rulelab's count under the record's own "
+                 f"rules names the recorded winner on {_share(int(same_winner.sum()), len(gaps))} and "
+                 f"reproduces the recorded margin exactly on {_share(int((gaps['gap'] == 0).sum()), len(gaps))}; "
+                 f"the median gap is {_points(gaps['gap'].abs().median())}. Records that stop before the "
+                 "dame are filled or the dead stones removed are where the two part.")
+    else:
+        text += " No counted game was scored under its record's own rules, so no count is checked against a record."
+    return text
+
+
+def model_section(analysis: "Analysis", out: Workspace) -> Section:
+    """The modelling choices the counts rest on, each stated once."""
+    options = analysis.run.table_metadata.get("scores.parquet", {}).get("options", {})
+    playout = options.get("playout")
+    played = ("after the dead stones are captured (play-out model 'captured': under those rules the "
+              "game would have gone on until they were, which moves no point of an area or stone "
+              "count; each capture costs only moves, answered by the opponent's or by passes)"
+              if playout == "captured" else
+              "on the board as it stands (play-out model 'as-is': every stone left counts as alive)"
+              if playout == "as-is" else
+              "as the run that made the tables did (it recorded no play-out model; runs before it "
+              "counted the board as it stands)")
+    rulesets = [r for r in analysis.standard_komi if r in PRESETS]
+    table = pd.DataFrame([{
+        "ruleset": r, "scoring": PRESETS[r].scoring, "standard komi": PRESETS[r].komi,
+        "handicap compensation": {"N": "N points", "N-1": "N−1 points", "0": "none"}[PRESETS[r].handicap_bonus],
+        "tie at margin 0": "Black wins" if PRESETS[r].tie_break == "black" else "draw",
+        "seki eyes": "refused" if PRESETS[r].seki_tax == "seki" else
+                     "taxed with every group" if PRESETS[r].seki_tax == "all" else "counted",
+        "protective moves owed": "refused" if PRESETS[r].refuse_owed else "counted",
+        "dead stones": "agreed, removed" if PRESETS[r].agreement else f"captured in play ({playout or 'unrecorded'})",
+    } for r in rulesets])
+    blocks = [
+        Text("Tromp–Taylor and stone scoring have no agreement on dead stones: their rules count the "
+             f"stones on the board. Records stop with dead stones on it, so these rulesets are scored {played}. "
+             "`rulelab score --playout as-is` scores the board as it stands instead."),
+        Text("Open dame (empty points between the two sides that nobody filled) are counted under "
+             "area scoring as each source counts them, measured against recorded results: for nobody "
+             "on KGS and wherever the source is unknown, filled alternately on Fox (dame policy "
+             f"{dame_policies(analysis)}). "
+             "Territory rules refuse the points that protective moves still owed would fill (J1989 "
+             "Art. 9) and the eyes of groups in seki (Art. 8); area rules count both. Handicap "
+             "compensation, tie rules and komi per ruleset are in the table below. Margins are Black "
+             "− White in points; the margin before komi is the count before komi is taken off."),
+    ]
+    if not table.empty:
+        blocks.append(out.table("rulesets", table, "The rulesets of this run as they are counted",
+                                preview_rows=len(table)))
+    return Section("model", "How the games are counted", blocks)
+
+
+def dame_policies(analysis: "Analysis") -> str:
+    """The dame policies of the run's scores rows, each with the sources it was used on."""
+    scores = analysis.run.scores
+    if "dame_policy" not in scores or scores["dame_policy"].isna().all():
+        return "not recorded"
+    source = analysis.games.set_index("game_id")["source"].fillna("unknown")
+    rows = scores.assign(source=scores["game_id"].map(source).fillna("unknown"))
+    used = rows.dropna(subset=["dame_policy"]).groupby("dame_policy", sort=True)["source"].unique()
+    if len(used) == 1:
+        return f"'{used.index[0]}'"
+    return ", ".join(f"'{policy}' on {', '.join(sorted(sources))}" for policy, sources in used.items())

@@ -1,0 +1,91 @@
+"""The findings' tables and prose, and the conventions check, on constructed tables."""
+
+import pandas as pd
+import pytest
+from analysis_tables import collection, score_row, write_run
+
+from rulelab.analysis.conventions import convention_agreement
+from rulelab.analysis.findings import (OUTLIER_POINTS, black_win_rates, cause_shares, pair_rates,
+                                       record_gaps, trusted_games)
+from rulelab.analysis.report import write_section
+
+
+def row(table, basis, pair, band="all"):
+    return table[(table.komi_basis == basis) & (table.pair == pair) & (table.band == band)].iloc[0]
+
+
+def test_rates_per_pair_and_band_on_both_komi_bases():
+    games, scores = collection()
+    rates = pair_rates(scores, games)
+    # g_last_dame (komi) and g_seki (seki eyes) at standard komi; only g_seki at 7.5
+    assert (row(rates, "standard", "chinese–japanese").disagreements,
+            row(rates, "common", "chinese–japanese").disagreements) == (2, 1)
+    anyone = row(rates, "standard", "any")
+    assert (anyone.games, anyone.disagreements) == (5, 3)
+    assert anyone.low < anyone.rate < anyone.high
+    bands = rates[(rates.komi_basis == "standard") & (rates.pair == "any") & (rates.band != "all")]
+    assert bands.games.sum() == 5 and bands.disagreements.sum() == 3
+    assert row(rates, "standard", "any", "> 10 points").disagreements == 0  # g_agree: 25 points
+
+
+def test_cause_shares_move_from_komi_to_the_counting():
+    games, scores = collection()
+    shares = cause_shares(scores, games).set_index(["komi_basis", "main_cause"])["disagreements"]
+    assert shares["standard", "komi"] == 2 and ("common", "komi") not in shares.index
+    assert shares["common", "seki_eyes"] == 2
+    assert cause_shares(scores, games).groupby("komi_basis").share.sum().tolist() == [1.0, 1.0]
+
+
+def test_trusted_games_need_markup_proof_or_a_confident_finished_estimate():
+    games, scores = collection()
+    scores.loc[scores.game_id == "g_seki", ["life_method", "finished"]] = ["estimate", False]
+    scores.loc[scores.game_id == "g_dead", ["life_method", "life_confidence"]] = ["estimate", 0.5]
+    scores.loc[scores.game_id == "g_agree", "life_method"] = "proof"
+    assert trusted_games(scores, games).tolist() == ["g_agree", "g_handicap", "g_last_dame"]
+
+
+def test_counts_far_from_the_record_are_outliers():
+    games = pd.DataFrame({"game_id": ["near", "edge", "far", "resigned"], "status": "ok",
+                          "result_kind": ["counted"] * 3 + ["resign"], "result_winner": "B",
+                          "result_margin": [0.5, 0.5, 0.5, None], "komi": 6.5})
+    scores = pd.DataFrame({"game_id": ["near", "edge", "far", "resigned"], "komi_source": "record",
+                           "margin_before_komi": [7.0, 7.0 + OUTLIER_POINTS, 7.5 + OUTLIER_POINTS, 3.0]})
+    gaps = record_gaps(scores, games).set_index("game_id")
+    assert gaps.outlier.to_dict() == {"edge": False, "far": True, "near": False}
+
+
+def test_black_win_rate_at_each_komi_in_use():
+    outcomes = pd.DataFrame({"komi": [5.5] * 12 + [6.5] * 10, "winner": ["B"] * 6 + ["draw"] * 2 + ["W"] * 4
+                             + ["W"] * 10})
+    rates = black_win_rates(outcomes).set_index("komi")
+    assert rates.loc[5.5, "rate"] == pytest.approx(7 / 12) and rates.loc[6.5, "rate"] == 0
+    assert rates.loc[5.5, "low"] < 7 / 12 < rates.loc[5.5, "high"]
+
+
+def test_findings_state_numbers_with_intervals(tmp_path):
+    run = write_run(tmp_path / "run", *collection())
+    text = write_section("findings", run, tmp_path / "out", n_boot=0, n_boot_fit=0).read_text()
+    assert "Chinese, Japanese and Ing rules name different winners on 3 games, 60.0% (23.1%–88.2%)" in text
+    assert "at one common komi of 7.5, where only the counting differs, on 2, 40.0%" in text
+    assert "On the trusted games (5)" in text  # every constructed game has markup
+    assert "Tromp–Taylor and Chinese counting" in text
+    assert "komi (the rulesets' standard komi differ)" in text
+
+
+def test_conventions_say_which_handicap_and_owed_points_records_follow():
+    games = pd.DataFrame({"game_id": ["h", "t"], "status": "ok", "source": "kgs",
+                          "result_kind": "counted", "result_winner": "W", "result_margin": [0.5, 6.5],
+                          "handicap": [3, 0], "to_move": "B"})
+    # 3 − 3 − 0.5 = W+0.5: White received N points for 3 stones
+    handicap = score_row("h", "chinese", "area", 0.5, stones=(40, 37), handicap_bonus=3,
+                         komi_source="record")
+    # Black's 2 owed points refused: 8 − 8 − 6.5 = W+6.5 (counted they would make it W+4.5)
+    owed = score_row("t", "japanese", "territory", 6.5, surrounded=(10, 8), owed=(2, 0),
+                     komi_source="record")
+    scores = pd.DataFrame([handicap, owed]).assign(open_dame=0, black_dame_filled=0, white_dame_filled=0)
+    table = convention_agreement(scores, games).set_index(["setting", "choice"])
+    assert table.loc[("handicap_bonus", "N"), ["exact", "in_use"]].tolist() == [1.0, True]
+    assert table.loc[("handicap_bonus", "N-1"), "exact"] == 0.0
+    assert table.loc[("protective_moves", "refused"), ["exact", "in_use"]].tolist() == [1.0, True]
+    assert table.loc[("protective_moves", "counted"), "exact"] == 0.0
+    assert (table["games"] == 1).all()

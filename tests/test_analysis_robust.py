@@ -1,0 +1,109 @@
+"""The report step on awkward collections, made here as SGF records and scored for real:
+failed games, one game, only handicap games, nothing counted, nothing readable. Each
+gives a whole report with one line for every section that does not apply; a build that
+fails leaves the previous report exactly as it was; reruns are byte-identical."""
+
+import re
+
+import pytest
+
+from rulelab.analysis import report
+from rulelab.analysis.report import build_report
+from rulelab.analysis.sections import SECTIONS
+from rulelab.errors import InputError
+from rulelab.score_run import score
+
+FAST = dict(n_boot=20, n_boot_fit=0, examples_per_cause=1)
+
+
+def walls(split: int, result: str, *, komi: float = 7.5, rules: str = "Chinese", handicap: int = 0,
+          ended: bool = True) -> str:
+    """A 9×9 record: a Black wall on column ``split``, a White wall beside it, each side
+    owning the columns behind its wall (Black's area is ``9 * (split + 1)`` points)."""
+    black = "".join(f"[{chr(97 + split)}{chr(97 + r)}]" for r in range(9))
+    white = "".join(f"[{chr(98 + split)}{chr(97 + r)}]" for r in range(9))
+    extra = f"HA[{handicap}]" if handicap else ""
+    black += "".join(f"[{p}]" for p in ("aa", "ac")[:handicap])
+    moves = ";B[];W[]" if ended else ""
+    return f"(;GM[1]FF[4]SZ[9]RU[{rules}]KM[{komi}]{extra}RE[{result}]AB{black}AW{white}{moves})"
+
+
+# Area margins before komi: split 4 → 45 − 36 = +9, split 3 → −9, split 5 → +27.
+GOOD = {"b.sgf": walls(4, "B+1.5"), "w.sgf": walls(3, "W+16.5"), "j.sgf": walls(5, "B+20.5", komi=6.5,
+                                                                                 rules="Japanese")}
+COLLECTIONS = {
+    "damaged": {**GOOD, "cut.sgf": GOOD["b.sgf"][:40], "handicap.sgf": walls(4, "B+7", komi=0.5, handicap=2)},
+    "one game": {"b.sgf": GOOD["b.sgf"]},
+    "only handicap": {"h2.sgf": walls(4, "B+7", komi=0.5, handicap=2),
+                      "h1.sgf": walls(3, "W+11", komi=0.5, handicap=2)},
+    "nothing counted": {"r1.sgf": walls(4, "B+R", ended=False), "r2.sgf": walls(3, "W+R", ended=False)},
+    "nothing readable": {"cut.sgf": GOOD["b.sgf"][:40], "junk.sgf": "not a game record"},
+}
+
+
+def built(tmp_path, files: dict[str, str]):
+    folder = tmp_path / "records"
+    folder.mkdir(parents=True)
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    score([folder], tmp_path / "run", jobs=1)
+    return build_report(tmp_path / "run", tmp_path / "report", **FAST).parent
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", COLLECTIONS)
+def test_every_collection_gives_a_whole_report(tmp_path, name):
+    folder = built(tmp_path, COLLECTIONS[name])
+    markdown = (folder / "report.md").read_text()
+    html = (folder / "index.html").read_text()
+    assert "## Findings" in markdown.splitlines()[:30]
+    assert any('<h2>Findings</h2>' in line for line in html.splitlines()[:30])
+    assert markdown.rstrip().splitlines()[-1] and "## Appendix: inputs and provenance" in markdown
+    assert all(f'id="{key}"' in html for key in SECTIONS)
+    # no table without rows: a separator line is always followed by a row
+    assert not re.search(r"^\| ---.*\|\n(?!\|)", markdown, flags=re.M)
+    for block in markdown.split("\n## ")[1:]:  # every section says something
+        assert len(block.strip().splitlines()) > 1, block
+
+
+@pytest.mark.slow
+def test_sections_that_do_not_apply_say_why(tmp_path):
+    nothing = (built(tmp_path / "a", COLLECTIONS["nothing readable"]) / "report.md").read_text()
+    assert "Not shown: no game is both settled and scored under two rulesets." in nothing
+    assert "On all settled games: none in this collection" in nothing
+    resigned = (built(tmp_path / "b", COLLECTIONS["nothing counted"]) / "report.md").read_text()
+    assert "Not shown: no counted even 9x9 game." in resigned
+
+
+@pytest.mark.slow
+def test_a_failed_build_leaves_the_previous_report_exactly(tmp_path, monkeypatch):
+    folder = built(tmp_path, COLLECTIONS["damaged"])
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    again = build_report(tmp_path / "run", tmp_path / "again", **FAST).parent
+    assert {p.name: p.read_bytes() for p in again.iterdir()} == before  # reruns are byte-identical
+
+    def interrupted(analysis, out):
+        (out.path / "half.csv").write_text("a half-written table")
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(SECTIONS, "published", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        build_report(tmp_path / "run", folder, **FAST)
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["again", "records", "report", "run"]
+
+
+def test_a_swap_cut_between_its_renames_is_undone_by_the_next_build(tmp_path):
+    out = tmp_path / "report"
+    previous = tmp_path / ".report.previous"
+    previous.mkdir()
+    (previous / "report.md").write_text("the old report")
+    assert report._report_folder(tmp_path / "run", out) == out.resolve()
+    assert (out / "report.md").read_text() == "the old report" and not previous.exists()
+
+
+def test_a_folder_that_holds_something_else_is_never_replaced(tmp_path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "thesis.tex").write_text("months of work")
+    with pytest.raises(InputError, match="something other than a report"):
+        report._report_folder(tmp_path / "run", tmp_path / "notes")
