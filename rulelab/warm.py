@@ -1,5 +1,6 @@
 """Loaded by the fork server before it starts workers: the pipeline's modules and
-compiled kernels, once.
+compiled kernels, once; and workers started without the caller's main module
+(:func:`rulelab.runner.start_workers_without_main`).
 
 Each worker is a fork of the fork server, so whatever the server holds, every worker
 starts with: importing the pipeline and loading its numba kernels from the on-disk
@@ -9,6 +10,7 @@ cache (about a second) is paid once per run instead of once per worker.
 from __future__ import annotations
 
 from .ingest import games_stage
+from .runner import start_workers_without_main
 from .score_run import resolve_rulesets, scores_stage
 from .sources import RawFile
 
@@ -23,4 +25,5 @@ def load_kernels() -> None:
     scores_stage(resolve_rulesets(None, None), "auto", None).build(rows)
 
 
+start_workers_without_main()
 load_kernels()
