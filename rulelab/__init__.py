@@ -8,6 +8,10 @@ from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
 
+from .kernel_cache import use_kernel_cache
+
+use_kernel_cache()
+
 try:
     __version__ = version("rulelab")
 except PackageNotFoundError:  # running from a source tree that is not installed

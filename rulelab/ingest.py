@@ -27,6 +27,7 @@ from .checkpoint import PartStore, RunResult, Stage, publish_table, run_units, t
 from .duplicates import first_copies, mark_duplicates
 from .engines import open_engine
 from .errors import InputError
+from .progress import RunProgress, compile_kernels
 from .records import failure_rows, file_rows
 from .runner import ordered_map
 from .sources import FileFailure, RawFile, describe_inputs, iter_files
@@ -53,12 +54,13 @@ def games_stage(superko: bool) -> Stage:
 
 def run_pipeline(paths: list[str], out: Path, stages: Sequence[Stage], engine, progress: bool) -> RunResult:
     """Every unit of ``paths`` through ``stages`` on ``engine``, checkpointed under ``out``."""
-    bar = _progress_bar(progress, "games")
+    compile_kernels()
+    shown = RunProgress(paths, progress)
     try:
-        return run_units(plan_units(iter_files(paths)), stages, PartStore(out), engine,
-                         on_done=lambda made: bar.update(made.get("games", 0)))
+        return run_units(plan_units(iter_files(paths, stats=shown.stats)), stages, PartStore(out),
+                         engine, on_done=shown.done)
     finally:
-        bar.close()
+        shown.close()
 
 
 def publish_games(paths: list[str], out: Path, run: RunResult, options: dict, engine: dict,
@@ -210,8 +212,3 @@ def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
     first = first_copies(table["game_id"] for table in tables)
     return pa.concat_tables([GAMES_SCHEMA.empty_table(), *mark_duplicates(tables, first)]).to_pandas()
 
-
-def _progress_bar(enabled: bool, unit: str):
-    from tqdm import tqdm
-
-    return tqdm(unit=f" {unit}", disable=not (enabled and sys.stderr.isatty()), file=sys.stderr)

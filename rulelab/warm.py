@@ -10,6 +10,7 @@ cache (about a second) is paid once per run instead of once per worker.
 from __future__ import annotations
 
 from .ingest import games_stage
+from .kernel_cache import mark_ready
 from .runner import start_workers_without_main
 from .score_run import resolve_rulesets, scores_stage
 from .sources import RawFile
@@ -23,6 +24,7 @@ def load_kernels() -> None:
     """Run one game through ingest and scoring so every kernel is compiled or loaded."""
     rows = games_stage(superko=False).build([RawFile("warm.sgf", None, _GAME)])
     scores_stage(resolve_rulesets(None, None), "auto", None).build(rows)
+    mark_ready()
 
 
 start_workers_without_main()
