@@ -148,7 +148,7 @@ def _validate(args) -> int:
 def _sql(args) -> int:
     from .sql import query
 
-    frame = query(args.dir, args.query)
+    frame = _printable(query(args.dir, args.query))
     if args.format == "csv":
         frame.to_csv(sys.stdout, index=False)
     elif args.format == "json":
@@ -156,6 +156,16 @@ def _sql(args) -> int:
     else:
         print(frame.to_string(index=False))
     return 0
+
+
+def _printable(frame):
+    """Binary cells (the ``board`` and ``territory_marks`` columns) as one digit per point,
+    row-major, 0 empty / 1 black / 2 white, instead of bytes no format can show."""
+    for column in frame.columns[frame.dtypes == object]:
+        if frame[column].map(lambda cell: isinstance(cell, (bytes, bytearray))).any():
+            frame[column] = frame[column].map(
+                lambda cell: "".join(map(str, cell)) if isinstance(cell, (bytes, bytearray)) else cell)
+    return frame
 
 
 def _report(args) -> int:

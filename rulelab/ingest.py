@@ -31,7 +31,7 @@ from .progress import RunProgress, compile_kernels
 from .records import failure_rows, file_rows
 from .runner import ordered_map
 from .sources import FileFailure, RawFile, describe_inputs, iter_files
-from .tables import GAMES_SCHEMA, write_json_atomic
+from .tables import GAMES_SCHEMA, read_frame, to_frame, write_json_atomic
 from .units import plan_units
 
 GAMES_FILE = "games.parquet"
@@ -198,6 +198,9 @@ def environment() -> dict:
 def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
     """The games table of a run folder, or of SGF inputs read on the fly (nothing written).
 
+    Integer columns are nullable integers (``year``, ``ko_point``, ``first_illegal_move``
+    ... keep their nulls without turning into floats).
+
     Examples
     --------
     >>> games = read_games("collection/")            # doctest: +SKIP
@@ -205,10 +208,10 @@ def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
     """
     path = Path(path)
     if (path / GAMES_FILE).is_file():
-        return pd.read_parquet(path / GAMES_FILE)
+        return read_frame(path / GAMES_FILE)
     units = (unit.items for unit in plan_units(iter_files([str(path)])))
     tables = [pa.Table.from_pylist(rows, schema=GAMES_SCHEMA)
               for rows in ordered_map(partial(_rows_of_batch, superko=False), units, jobs)]
     first = first_copies(table["game_id"] for table in tables)
-    return pa.concat_tables([GAMES_SCHEMA.empty_table(), *mark_duplicates(tables, first)]).to_pandas()
+    return to_frame(pa.concat_tables([GAMES_SCHEMA.empty_table(), *mark_duplicates(tables, first)]))
 
