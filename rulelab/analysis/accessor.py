@@ -16,7 +16,7 @@ import warnings
 
 import pandas as pd
 
-from rulelab.analysis import attribution, divergence, komi
+from rulelab.analysis import attribution, divergence, game_diagram, komi
 from rulelab.errors import InputError
 
 _SCORES = {"game_id", "ruleset", "komi_source", "margin_before_komi", "winner"}
@@ -125,6 +125,17 @@ class GoAccessor:
             return _empty_because(flips, f"no game was played at komi {from_komi:g} "
                                          f"(komi in these games: {played})")
         return flips
+
+    def draw(self, game_id: str, rulesets=game_diagram.RULESETS, life: str = "auto"):
+        """A game's final board with its verdict and scores
+        (:func:`~rulelab.analysis.game_diagram.draw_row`); on the games table, which holds the board."""
+        if "board" not in self._frame.columns:
+            raise InputError("draw() needs the games table, which holds the board: "
+                             "games.go.draw(game_id), or rulelab.draw_game(run, game_id).")
+        rows = self._frame[self._frame["game_id"] == game_id]
+        if rows.empty:
+            raise InputError(f"No game {game_id!r} in this table.")
+        return game_diagram.draw_row(rows.iloc[0].to_dict(), rulesets, life)
 
     def margin_distribution(self, games: pd.DataFrame, ruleset: str) -> pd.DataFrame:
         """Counted games per margin (:func:`~rulelab.analysis.komi.margin_distribution`)."""
