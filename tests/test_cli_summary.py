@@ -59,3 +59,16 @@ def test_report_builds_the_report_of_a_run(collection, tmp_path, capsys, monkeyp
     assert main(["report", str(run), str(tmp_path / "elsewhere")]) == 0
     assert built[-1] == (run, tmp_path / "elsewhere")
     assert capsys.readouterr().out.startswith(f"report: {tmp_path / 'run-report' / 'index.html'}")
+
+
+def test_make_prints_its_stages_and_builds_the_report_with_the_cli():
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    plan = subprocess.run(["make", "-n", "-B", "install", "analysis"], cwd=root, capture_output=True,
+                          text=True, check=True).stdout
+    for stage in ("==> installing rulelab", "==> scoring", "==> building the report"):
+        assert stage in plan
+    assert "rulelab report cache/run reports" in plan
+    assert "pip install -e" in plan and "--quiet -e" not in plan  # pip's own progress shows

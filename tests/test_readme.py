@@ -1,6 +1,7 @@
 """The README's code, run as a newcomer runs it: saved as a file, piped to Python, with
 ``python -c``, in a fresh process whose workers are real worker processes."""
 
+import os
 import re
 import subprocess
 import sys
@@ -56,3 +57,22 @@ def test_ingest_stays_the_function_after_its_module_is_imported():
 
     assert callable(rulelab.ingest) and rulelab.ingest.__name__ == "ingest"
     assert games_stage.__module__ == "rulelab.ingest"
+
+
+def test_the_five_minute_tour_runs_as_written(tmp_path):
+    make_collection(tmp_path)
+    (tmp_path / ".venv").symlink_to(sys.prefix)  # the tour calls .venv/bin/rulelab
+    printed = []
+    for line in readme_block("## Five-minute tour", "sh").strip().splitlines():
+        done = subprocess.run(line, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        printed.append(done.stdout)
+    assert printed[0].startswith("3 games found: 3 ok") and "run/scores.parquet" in printed[0]
+    assert printed[1].split()[:3] == ["ruleset", "winner", "n"]
+    code = readme_block("Then in Python (a script or a notebook):", "python")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600, env={**os.environ, "MPLBACKEND": "Agg"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "chinese  japanese" in done.stdout
+    for figure in ("divergence.png", "game.png"):
+        assert (tmp_path / figure).read_bytes().startswith(b"\x89PNG")

@@ -16,7 +16,7 @@ import warnings
 
 import pandas as pd
 
-from rulelab.analysis import attribution, divergence, game_diagram, komi
+from rulelab.analysis import attribution, divergence, komi
 from rulelab.errors import InputError
 
 _SCORES = {"game_id", "ruleset", "komi_source", "margin_before_komi", "winner"}
@@ -126,9 +126,11 @@ class GoAccessor:
                                          f"(komi in these games: {played})")
         return flips
 
-    def draw(self, game_id: str, rulesets=game_diagram.RULESETS, life: str = "auto"):
+    def draw(self, game_id: str, rulesets=("chinese", "japanese"), life: str = "auto"):
         """A game's final board with its verdict and scores
         (:func:`~rulelab.analysis.game_diagram.draw_row`); on the games table, which holds the board."""
+        from rulelab.analysis import game_diagram  # needs matplotlib, so only when drawing
+
         if "board" not in self._frame.columns:
             raise InputError("draw() needs the games table, which holds the board: "
                              "games.go.draw(game_id), or rulelab.draw_game(run, game_id).")
