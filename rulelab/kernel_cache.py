@@ -3,8 +3,9 @@
 numba's own cache sits beside each source file and is checked against that file
 alone, so a kernel whose callee in another file changed would load stale machine
 code. Here every kernel is cached in one folder named by a digest of the source of
-the modules that define kernels and of every rulelab module they import: a change to
-any of them starts a new folder, compiled once, and the same code finds its kernels
+the modules that define kernels and of every rulelab module they import, and of where
+that source lies (numba files a kernel's cache under its source file's path): a change
+to any of them starts a new folder, compiled once, and the same code finds its kernels
 however often it is run. An explicit ``NUMBA_CACHE_DIR`` is left as the user set it.
 
 Standard library only: :mod:`rulelab` calls :func:`use_kernel_cache` when imported,
@@ -39,7 +40,8 @@ def _imported_files(path: Path, text: str) -> set[Path]:
 
 
 def kernel_digest() -> str:
-    """A digest of the source of every kernel module and the rulelab modules they import."""
+    """A digest of where the package lies, and of the source of every kernel module and
+    the rulelab modules they import."""
     texts = {path: path.read_text() for path in PACKAGE.rglob("*.py")}
     pending = [path for path, text in texts.items() if _KERNEL.search(text)]
     seen: set[Path] = set()
@@ -48,7 +50,7 @@ def kernel_digest() -> str:
         if path not in seen:
             seen.add(path)
             pending.extend(_imported_files(path, texts.get(path) or path.read_text()))
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(f"{PACKAGE}\0".encode())
     for path in sorted(seen):
         digest.update(f"{path.relative_to(PACKAGE)}\0".encode())
         digest.update(path.read_bytes())

@@ -79,3 +79,13 @@ def test_the_bar_has_a_total_only_on_a_terminal(tmp_path, monkeypatch, shown):
     bar = progress.RunProgress([str(tmp_path)], enabled=True)
     assert bar.bar.total == (len(GAME) if shown else None)
     bar.close()
+
+
+def test_two_checkouts_of_the_same_code_have_their_own_cache(tmp_path, monkeypatch):
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "kernels.py").write_text("import numba\n\n@numba.njit\ndef f(): pass\n")
+    monkeypatch.setattr(kernel_cache, "PACKAGE", tmp_path / "one")
+    first = kernel_cache.kernel_digest()
+    monkeypatch.setattr(kernel_cache, "PACKAGE", tmp_path / "two")
+    assert kernel_cache.kernel_digest() != first
