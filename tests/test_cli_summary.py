@@ -6,19 +6,18 @@ import pytest
 
 from rulelab.cli import main
 from rulelab.rules import PRESETS
-
-GOOD = "(;GM[1]FF[4]SZ[5]RU[Chinese]KM[7.5]RE[W+12.5]AB[ba][bb][bc][bd][be]AW[ca][cb][cc][cd][ce];B[];W[])"
+from test_score_run import WALLS
 
 
 @pytest.fixture
 def collection(tmp_path):
-    folder = tmp_path / "games"
-    folder.mkdir()
-    (folder / "good.sgf").write_text(GOOD)
-    (folder / "copy.sgf").write_text(GOOD)
-    for k in range(4):
-        (folder / f"broken{k}.sgf").write_text(f"(;GM[1]SZ[5]C[{k}];B[zz")
-    return folder
+    """Two copies of one good record, and four broken ones."""
+    files = {"good.sgf": WALLS, "copy.sgf": WALLS,
+             **{f"broken{k}.sgf": f"(;GM[1]SZ[5]C[{k}];B[zz" for k in range(4)}}
+    for name, text in files.items():
+        (tmp_path / "games").mkdir(exist_ok=True)
+        (tmp_path / "games" / name).write_text(text)
+    return tmp_path / "games"
 
 
 def test_score_ends_with_a_summary_naming_failures_and_tables(collection, tmp_path, capsys):

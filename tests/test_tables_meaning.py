@@ -7,13 +7,12 @@ import pandas as pd
 import pytest
 
 from rulelab.cli import main
+from rulelab.ingest import read_games
 from rulelab.rules import PRESETS
 from rulelab.score_run import read_scores, score
 from rulelab.sql import connect
-from rulelab.ingest import read_games
+from test_score_run import WALLS
 
-WALLS = ("(;GM[1]FF[4]SZ[5]RU[Chinese]KM[7.5]RE[W+12.5]"
-         "AB[ba][bb][bc][bd][be]AW[ca][cb][cc][cd][ce];B[];W[])")
 # The same walls, the record stopping without passes.
 NO_PASSES = WALLS.replace(";B[];W[])", ")").replace("RE[W+12.5]", "RE[W+R]")
 # An illegal move (B plays on an occupied point), then both pass.
