@@ -71,3 +71,12 @@ def test_make_prints_its_stages_and_builds_the_report_with_the_cli():
         assert stage in plan
     assert "rulelab report cache/run reports" in plan
     assert "pip install -e" in plan and "--quiet -e" not in plan  # pip's own progress shows
+
+
+def test_validate_ends_with_the_run_summary_or_its_json(collection, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["validate", str(collection), "--out", str(out), "--jobs", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "6 games found: 2 ok, 4 failed" in printed and f"{out}/validation.parquet" in printed
+    assert main(["validate", str(collection), "--out", str(out), "--jobs", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["agreement"]
