@@ -1,6 +1,8 @@
 """Loaded by the fork server before it starts workers: the pipeline's modules and
 compiled kernels, once; and workers started without the caller's main module
-(:func:`rulelab.runner.start_workers_without_main`).
+(:func:`rulelab.runner.start_workers_without_main`). A checkout's first run loads it
+in its own process first, to compile the kernels into the cache once
+(:func:`rulelab.progress.compile_kernels`).
 
 Each worker is a fork of the fork server, so whatever the server holds, every worker
 starts with: importing the pipeline and loading its numba kernels from the on-disk
