@@ -44,3 +44,12 @@ def test_an_empty_rekomi_says_which_komi_the_games_were_played_at():
         flips = GAMES.go.rekomi(7.5, 8.5)
     assert flips.empty and flips.attrs["reason"].endswith("(komi in these games: 6.5)")
     assert not GAMES.go.rekomi(6.5, 7.5).empty
+
+
+def test_a_run_asked_for_a_komi_is_compared_at_that_komi():
+    standard = scores_of(finished=True)
+    user = standard.assign(komi_source="user", winner=["B", "B", "B", "W"])
+    record = standard.iloc[:1].assign(komi_source="record", winner="draw")
+    both = pd.concat([standard, user, record], ignore_index=True)
+    assert both.go.winners().loc["g1"].tolist() == ["B", "B"]
+    assert standard.go.winners().loc["g1"].tolist() == ["W", "B"]
