@@ -71,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--life", choices=LIFE_METHODS, default="auto", help="how dead stones are decided")
     validate.add_argument("--assume-rules", metavar="NAME", help="rules of records that name none")
 
-    sql = commands.add_parser("sql", help="run SQL over a run folder's tables (views: games, scores)")
+    sql = commands.add_parser("sql", help="run SQL over a run folder's tables (views: games, scores; "
+                                          "all_games, all_scores keep the copies)")
     sql.add_argument("dir", metavar="DIR")
     sql.add_argument("query", metavar="SQL")
     sql.add_argument("--format", choices=("table", "csv", "json"), default="table")
