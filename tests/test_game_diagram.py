@@ -18,7 +18,7 @@ GAME = ("(;GM[1]FF[4]SZ[5]RU[Chinese]KM[7.5]RE[W+3.5]AB[ba][bb][bc][bd][be]"
 def run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("games")
     (folder / "g.sgf").write_text(GAME)
-    out = folder.parent / "run"
+    out = tmp_path_factory.mktemp("run")
     rulelab.score([folder], out, jobs=1, life="markup", rules=["chinese", "japanese"])
     return out
 

@@ -26,7 +26,7 @@ def run(tmp_path_factory):
     (folder / "b-copy.sgf").write_text(WALLS)
     (folder / "c.sgf").write_text(NO_PASSES)
     (folder / "d.sgf").write_text(ILLEGAL)
-    out = folder.parent / "run"
+    out = tmp_path_factory.mktemp("run")
     score([folder], out, jobs=1)
     return out
 
