@@ -209,6 +209,7 @@ def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
     path = Path(path)
     if (path / GAMES_FILE).is_file():
         return read_frame(path / GAMES_FILE)
+    compile_kernels()
     units = (unit.items for unit in plan_units(iter_files([str(path)])))
     tables = [pa.Table.from_pylist(rows, schema=GAMES_SCHEMA)
               for rows in ordered_map(partial(_rows_of_batch, superko=False), units, jobs)]

@@ -89,3 +89,13 @@ def test_two_checkouts_of_the_same_code_have_their_own_cache(tmp_path, monkeypat
     first = kernel_cache.kernel_digest()
     monkeypatch.setattr(kernel_cache, "PACKAGE", tmp_path / "two")
     assert kernel_cache.kernel_digest() != first
+
+
+def test_reading_games_on_the_fly_says_it_compiles_kernels_too(tmp_path, monkeypatch, capsys):
+    from rulelab.ingest import read_games
+
+    (tmp_path / "a.sgf").write_bytes(GAME)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(progress.importlib, "import_module", lambda name: kernel_cache.mark_ready())
+    assert len(read_games(tmp_path)) == 1
+    assert capsys.readouterr().err == progress.COMPILING + "\n"
