@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Iterable, Iterator, TypeVar
 
 from .kernel_cache import kernels_ready
 from .sources import ReadStats, input_size
 
+T = TypeVar("T")
 COMPILING = "rulelab: compiling kernels, first run only (a minute or two) ..."
 
 
@@ -27,6 +29,15 @@ def compile_kernels() -> None:
     if not kernels_ready():
         print(COMPILING, file=sys.stderr, flush=True)
         importlib.import_module("rulelab.warm")
+
+
+def counted(items: Iterable[T], total: int, what: str, enabled: bool) -> Iterator[T]:
+    """``items``, with a bar of ``total`` on a terminal when ``enabled`` (a stage after
+    the run, such as validation's explanations)."""
+    from tqdm import tqdm
+
+    shown = enabled and sys.stderr.isatty()
+    yield from tqdm(items, total=total, desc=what, unit=" games", disable=not shown, file=sys.stderr)
 
 
 class RunProgress:

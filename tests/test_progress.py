@@ -9,6 +9,7 @@ import pytest
 from rulelab import kernel_cache, progress
 from rulelab.ingest import ingest
 from rulelab.sources import ReadStats, input_size, iter_files
+from test_score_run import WALLS
 
 GAME = b"(;GM[1]FF[4]SZ[5]KM[6.5]RE[B+R];B[cc];W[bb])"
 
@@ -99,3 +100,14 @@ def test_reading_games_on_the_fly_says_it_compiles_kernels_too(tmp_path, monkeyp
     monkeypatch.setattr(progress.importlib, "import_module", lambda name: kernel_cache.mark_ready())
     assert len(read_games(tmp_path)) == 1
     assert capsys.readouterr().err == progress.COMPILING + "\n"
+
+
+def test_validation_shows_a_bar_over_the_misses_it_explains(tmp_path, monkeypatch, capsys):
+    from rulelab.validate import validate
+
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "wrong.sgf").write_text(WALLS.replace("RE[W+12.5]", "RE[B+3.5]"))
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    validate([tmp_path / "games"], tmp_path / "run", jobs=1, progress=True)
+    shown = capsys.readouterr().err
+    assert "explaining misses" in shown and "1/1" in shown
