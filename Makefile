@@ -13,12 +13,16 @@ PLAYOUT ?= captured
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
+	@echo "==> creating the virtualenv $(VENV)"
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); apt-get update && apt-get install -y python3-venv && $(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,dask,bench]'
+	@echo "==> installing rulelab and its dependencies (2-3 minutes)"
+	$(PY) -m pip install -e '.[test,dask,bench]'
 	touch $(STAMP)
+	@echo "==> installed: run .venv/bin/rulelab --help, or 'source .venv/bin/activate' first"
 
 test: $(STAMP)
+	@echo "==> running the test suite (about 5 minutes)"
 	$(PY) -m pytest -q
 
 # The default corpus is Debian's goban-original-games, fetched into cache/: Japanese
@@ -26,10 +30,13 @@ test: $(STAMP)
 # scoring on the board as it stands. reports/ is replaced whole, only once the new
 # report is complete.
 analysis: $(STAMP)
-	corpus="$(CORPUS)"; assume=""; \
-	if [ -z "$$corpus" ]; then corpus=$$(bash analyses/fetch_default_corpus.sh); assume="--assume-rules japanese"; fi; \
+	@corpus="$(CORPUS)"; assume=""; \
+	if [ -z "$$corpus" ]; then echo "==> fetching the default corpus"; \
+		corpus=$$(bash analyses/fetch_default_corpus.sh); assume="--assume-rules japanese"; fi; \
+	echo "==> scoring $$corpus into cache/run"; \
 	$(VENV)/bin/rulelab score "$$corpus" --out cache/run --force --jobs $(JOBS) --playout $(PLAYOUT) $$assume && \
-	$(PY) -m analyses.build cache/run reports
+	echo "==> building the report in reports/" && \
+	$(VENV)/bin/rulelab report cache/run reports
 
 bench: $(STAMP)
 	$(PY) -m bench.run

@@ -278,7 +278,9 @@ def run_units(units: Iterable[Unit], stages: Sequence[Stage], store: PartStore, 
     """Make every missing part of ``units`` through ``stages`` on ``engine``.
 
     Units are planned as they stream in; a unit whose parts all exist costs nothing
-    but its key, and its files' bytes are dropped at once.
+    but its key, and its files' bytes are dropped at once. ``on_done`` gets the rows of
+    each table made for a unit, and the rows of a first-stage part found already made,
+    so a resumed run counts every game.
     """
     result = RunResult(keys={stage.table: [] for stage in stages})
     scheduled: set[str] = set()
@@ -296,6 +298,9 @@ def run_units(units: Iterable[Unit], stages: Sequence[Stage], store: PartStore, 
                 scheduled.add(path.name)
                 steps.append((stage, str(path), make))
             todo = [number for number, (_, _, make) in enumerate(steps) if make]
+            first, first_path, make_first = steps[0]
+            if not make_first and Path(first_path).is_file():
+                on_done({first.table: pq.read_metadata(first_path).num_rows})
             if todo:
                 reads = steps[0][2]
                 yield UnitWork(unit.items if reads else None, unit.size if reads else 0,

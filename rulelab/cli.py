@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from . import __version__
 from .engines import ENGINES
@@ -31,18 +32,34 @@ def _add_inputs(parser: argparse.ArgumentParser, out_required: bool = True) -> N
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 "
                              "(with --engine dask; default: start a local cluster)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the run's counts as JSON instead of the summary")
+
+
+def _choices() -> str:
+    """What --help says the names are: rulesets, life methods and engines."""
+    from .rules import PRESETS
+
+    return (f"rulesets (--rules, --assume-rules): {', '.join(PRESETS)}\n"
+            f"life methods (--life): {', '.join(LIFE_METHODS)}\n"
+            f"engines (--engine): {', '.join(ENGINES)}")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rulelab", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="rulelab", description=__doc__.splitlines()[0],
+                                     epilog=_choices(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"rulelab {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    ingest = commands.add_parser("ingest", help="read and replay games into DIR/games.parquet")
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        return commands.add_parser(name, help=help, description=help, epilog=_choices(),
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    ingest = command("ingest", "read and replay games into DIR/games.parquet")
     _add_inputs(ingest)
     ingest.add_argument("--superko", action="store_true", help="flag positional-superko repetitions")
 
-    score = commands.add_parser("score", help="score every game under every ruleset into DIR/scores.parquet")
+    score = command("score", "score every game under every ruleset into DIR/scores.parquet")
     _add_inputs(score)
     score.add_argument("--rules", metavar="LIST", help="comma-separated rulesets (default: every preset)")
     score.add_argument("--komi", type=float, metavar="K", help="score every ruleset at this komi")
@@ -53,16 +70,21 @@ def build_parser() -> argparse.ArgumentParser:
                        help="Tromp-Taylor and stone scoring: score after the dead stones are "
                             "captured (default), or the board as it stands (as-is)")
 
-    validate = commands.add_parser(
-        "validate", help="compare counts under each record's rules with its recorded result")
+    validate = command("validate", "compare counts under each record's rules with its recorded result")
     _add_inputs(validate, out_required=False)
     validate.add_argument("--life", choices=LIFE_METHODS, default="auto", help="how dead stones are decided")
     validate.add_argument("--assume-rules", metavar="NAME", help="rules of records that name none")
 
-    sql = commands.add_parser("sql", help="run SQL over a run folder's tables (views: games, scores)")
+    sql = commands.add_parser("sql", help="run SQL over a run folder's tables (views: games, scores; "
+                                          "all_games, all_scores keep the copies)")
     sql.add_argument("dir", metavar="DIR")
     sql.add_argument("query", metavar="SQL")
     sql.add_argument("--format", choices=("table", "csv", "json"), default="table")
+
+    report = commands.add_parser("report", help="build the report of a run folder (index.html, report.md)")
+    report.add_argument("dir", metavar="RUN_DIR")
+    report.add_argument("out", metavar="OUT_DIR", nargs="?",
+                        help="folder for the report (default: RUN_DIR-report beside the run folder)")
     return parser
 
 
@@ -81,9 +103,10 @@ def main(argv: list[str] | None = None) -> int:
 def _ingest(args) -> int:
     from .ingest import ingest
 
+    started = time.perf_counter()
     manifest = ingest(args.paths, args.out, jobs=args.jobs, force=args.force,
                       superko=args.superko, progress=True, engine=args.engine, scheduler=args.scheduler)
-    _summary(manifest)
+    _summary(args, manifest, started)
     return 0
 
 
@@ -91,10 +114,11 @@ def _score(args) -> int:
     from .score_run import score
 
     rules = args.rules.split(",") if args.rules else None
+    started = time.perf_counter()
     manifest = score(args.paths, args.out, rules=rules, komi=args.komi, life=args.life,
                      jobs=args.jobs, force=args.force, progress=True, engine=args.engine,
                      scheduler=args.scheduler, assume_rules=args.assume_rules, playout=args.playout)
-    _summary(manifest)
+    _summary(args, manifest, started)
     return 0
 
 
@@ -109,21 +133,27 @@ def _validate(args) -> int:
 
     with tempfile.TemporaryDirectory(prefix="rulelab-validate-") as scratch:
         out = args.out or scratch
+        started = time.perf_counter()
         summary = validate(args.paths, out, life=args.life, jobs=args.jobs, force=args.force,
                            progress=True, engine=args.engine, scheduler=args.scheduler,
                            assume_rules=args.assume_rules)
+        if args.json:
+            print((Path(out) / "validation.json").read_text(), end="")
+            return 0
         print(summary.to_string())
         print("\nmisses by class:")
         print(miss_class_counts(pd.read_parquet(Path(out) / VALIDATION_FILE)).to_string())
         if args.out:
-            print(f"disagreements: {out}/validation.parquet")
+            print()
+            _summary(args, json.loads((Path(out) / "manifest.json").read_text()), started)
+            print(f"  {'disagreements':<8} {out}/validation.parquet")
     return 0
 
 
 def _sql(args) -> int:
     from .sql import query
 
-    frame = query(args.dir, args.query)
+    frame = _printable(query(args.dir, args.query))
     if args.format == "csv":
         frame.to_csv(sys.stdout, index=False)
     elif args.format == "json":
@@ -133,11 +163,41 @@ def _sql(args) -> int:
     return 0
 
 
-def _summary(manifest: dict) -> None:
-    print(json.dumps(manifest["counts"], indent=2, sort_keys=True))
+def _printable(frame):
+    """Binary cells (the ``board`` and ``territory_marks`` columns) as one digit per point,
+    row-major, 0 empty / 1 black / 2 white, instead of bytes no format can show."""
+    for column in frame.columns[frame.dtypes == object]:
+        if frame[column].map(lambda cell: isinstance(cell, (bytes, bytearray))).any():
+            frame[column] = frame[column].map(
+                lambda cell: "".join(map(str, cell)) if isinstance(cell, (bytes, bytearray)) else cell)
+    return frame
 
 
-COMMANDS = {"ingest": _ingest, "score": _score, "validate": _validate, "sql": _sql}
+def _report(args) -> int:
+    from pathlib import Path
+
+    from .analysis.report import build_report
+
+    run = Path(args.dir)
+    out = Path(args.out) if args.out else run.resolve().with_name(f"{run.resolve().name}-report")
+    started = time.perf_counter()
+    print(f"rulelab: building the report of {run} in {out} (a minute or so) ...", file=sys.stderr, flush=True)
+    index = build_report(run, out)
+    print(f"report: {index} ({time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+def _summary(args, manifest: dict, started: float) -> None:
+    """The run's counts as JSON with ``--json``, else a few lines for a person."""
+    if args.json:
+        print(json.dumps(manifest["counts"], indent=2, sort_keys=True))
+    else:
+        from .summary import run_summary
+
+        print(run_summary(args.out, time.perf_counter() - started))
+
+
+COMMANDS = {"ingest": _ingest, "score": _score, "validate": _validate, "sql": _sql, "report": _report}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -69,3 +69,39 @@ def mark_duplicates(tables: Iterable[pa.Table], first: dict[int, int]) -> Iterat
             table = table.set_column(column, table.schema.field(column), pa.array(pointers, pa.string()))
         yield table
         offset = end
+
+
+def copies_of_games(games: pa.Table) -> dict[str, list[str | None]]:
+    """For each game read more than once, ``duplicate_of`` of each copy in table order.
+
+    ``games`` holds the columns ``game_id`` and ``duplicate_of`` of a games table.
+    """
+    repeated = games.filter(pc.invert(pc.is_null(games["duplicate_of"])))["game_id"].unique()
+    copies: dict[str, list[str | None]] = {}
+    rows = games.filter(pc.is_in(games["game_id"], repeated))
+    for game_id, pointer in zip(rows["game_id"].to_pylist(), rows["duplicate_of"].to_pylist()):
+        copies.setdefault(game_id, []).append(pointer)
+    return copies
+
+
+def mark_score_copies(tables: Iterable[pa.Table], copies: dict[str, list[str | None]]) -> Iterator[pa.Table]:
+    """Consecutive pieces of a scores table with ``duplicate_of`` filled in.
+
+    A game's rows under one ruleset and komi source come in the order of its copies in
+    the games table, so the k-th such row belongs to the k-th copy and takes its pointer.
+    ``copies`` is :func:`copies_of_games` of that games table.
+    """
+    seen: dict[tuple, int] = {}
+    wanted = pa.array(list(copies), pa.string())
+    for table in tables:
+        rows = pc.indices_nonzero(pc.is_in(table["game_id"], wanted)).to_pylist()
+        if rows:
+            pointers = [None] * table.num_rows
+            picked = table.select(["game_id", "ruleset", "komi_source"]).take(rows).to_pylist()
+            for row, key in zip(rows, picked):
+                k = seen.get(tuple(key.values()), 0)
+                seen[tuple(key.values())] = k + 1
+                pointers[row] = copies[key["game_id"]][k]
+            column = table.schema.get_field_index("duplicate_of")
+            table = table.set_column(column, table.schema.field(column), pa.array(pointers, pa.string()))
+        yield table

@@ -27,10 +27,11 @@ from .checkpoint import PartStore, RunResult, Stage, publish_table, run_units, t
 from .duplicates import first_copies, mark_duplicates
 from .engines import open_engine
 from .errors import InputError
+from .progress import RunProgress, compile_kernels
 from .records import failure_rows, file_rows
 from .runner import ordered_map
 from .sources import FileFailure, RawFile, describe_inputs, iter_files
-from .tables import GAMES_SCHEMA, write_json_atomic
+from .tables import GAMES_SCHEMA, read_frame, to_frame, write_json_atomic
 from .units import plan_units
 
 GAMES_FILE = "games.parquet"
@@ -53,12 +54,13 @@ def games_stage(superko: bool) -> Stage:
 
 def run_pipeline(paths: list[str], out: Path, stages: Sequence[Stage], engine, progress: bool) -> RunResult:
     """Every unit of ``paths`` through ``stages`` on ``engine``, checkpointed under ``out``."""
-    bar = _progress_bar(progress, "games")
+    compile_kernels()
+    shown = RunProgress(paths, progress)
     try:
-        return run_units(plan_units(iter_files(paths)), stages, PartStore(out), engine,
-                         on_done=lambda made: bar.update(made.get("games", 0)))
+        return run_units(plan_units(iter_files(paths, stats=shown.stats)), stages, PartStore(out),
+                         engine, on_done=shown.done)
     finally:
-        bar.close()
+        shown.close()
 
 
 def publish_games(paths: list[str], out: Path, run: RunResult, options: dict, engine: dict,
@@ -196,6 +198,9 @@ def environment() -> dict:
 def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
     """The games table of a run folder, or of SGF inputs read on the fly (nothing written).
 
+    Integer columns are nullable integers (``year``, ``ko_point``, ``first_illegal_move``
+    ... keep their nulls without turning into floats).
+
     Examples
     --------
     >>> games = read_games("collection/")            # doctest: +SKIP
@@ -203,15 +208,11 @@ def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
     """
     path = Path(path)
     if (path / GAMES_FILE).is_file():
-        return pd.read_parquet(path / GAMES_FILE)
+        return read_frame(path / GAMES_FILE)
+    compile_kernels()
     units = (unit.items for unit in plan_units(iter_files([str(path)])))
     tables = [pa.Table.from_pylist(rows, schema=GAMES_SCHEMA)
               for rows in ordered_map(partial(_rows_of_batch, superko=False), units, jobs)]
     first = first_copies(table["game_id"] for table in tables)
-    return pa.concat_tables([GAMES_SCHEMA.empty_table(), *mark_duplicates(tables, first)]).to_pandas()
+    return to_frame(pa.concat_tables([GAMES_SCHEMA.empty_table(), *mark_duplicates(tables, first)]))
 
-
-def _progress_bar(enabled: bool, unit: str):
-    from tqdm import tqdm
-
-    return tqdm(unit=f" {unit}", disable=not (enabled and sys.stderr.isatty()), file=sys.stderr)

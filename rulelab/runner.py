@@ -10,6 +10,8 @@ in this process, which is what tests and debuggers want.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.context
+import multiprocessing.spawn
 import os
 import threading
 import time
@@ -41,7 +43,7 @@ def process_pool(jobs: int) -> Iterator[Executor]:
     # forkserver: workers start from a clean process, not a fork of one holding
     # Arrow writer threads and open files; the server loads the pipeline once
     # (rulelab.warm) and every worker forked from it starts warm.
-    context = multiprocessing.get_context("forkserver")
+    context = _WorkerContext()
     context.set_forkserver_preload(["rulelab.warm"])
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                initializer=_exit_with, initargs=(os.getpid(),))
@@ -56,6 +58,41 @@ def process_pool(jobs: int) -> Iterator[Executor]:
         raise
     else:
         pool.shutdown(wait=True)
+
+
+WORKER_NAME = "rulelab-worker"
+"""Prefix of the names of pool workers, which the fork server starts without ``__main__``."""
+
+
+class _WorkerProcess(multiprocessing.context.ForkServerProcess):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.name = f"{WORKER_NAME}-{self.name}"
+
+
+class _WorkerContext(multiprocessing.context.ForkServerContext):
+    """The fork-server context whose processes are named as rulelab workers."""
+
+    Process = _WorkerProcess
+
+
+def start_workers_without_main() -> None:
+    """In the fork server: start rulelab's workers without importing the caller's main module.
+
+    multiprocessing runs the caller's script again in each new worker (as
+    ``__mp_main__``), so that functions defined there can be unpickled. Workers run only
+    rulelab's functions, and a script without an ``if __name__ == "__main__"`` guard, or
+    one read from standard input, would otherwise start a run inside every worker. Other
+    processes of the same fork server keep the usual behaviour.
+    """
+    prepare = multiprocessing.spawn.prepare
+
+    def prepare_worker(data: dict) -> None:
+        if data.get("name", "").startswith(WORKER_NAME):
+            data = {key: value for key, value in data.items() if not key.startswith("init_main_")}
+        prepare(data)
+
+    multiprocessing.spawn.prepare = prepare_worker
 
 
 def _exit_with(parent: int) -> None:

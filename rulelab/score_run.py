@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 import pandas as pd
+import pyarrow.parquet as pq
 
 from .checkpoint import PartStore, Stage, publish_table, table_digest
+from .duplicates import copies_of_games, mark_score_copies
 from .engines import open_engine
 from .errors import RulelabError, RulesError, raise_if_interrupted
 from .ingest import (GAMES_FILE, MANIFEST_FILE, check_output_folder, environment, games_stage,
@@ -23,7 +25,7 @@ from .life import decide_life
 from .position import BLACK, EMPTY, WHITE, Position
 from .rules import PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out
 from .scoring import score_all
-from .tables import SCORES_SCHEMA, write_json_atomic
+from .tables import SCORES_SCHEMA, read_frame, write_json_atomic
 
 SCORES_FILE = "scores.parquet"
 LIFE_METHODS = ("auto", "estimate", "markup", "gnugo")
@@ -32,7 +34,7 @@ POSITION_COLUMNS = [
     "game_id", "status", "board", "board_rows", "board_cols", "territory_marks",
     "captured_black", "captured_white", "placed_black", "placed_white", "passes_black",
     "passes_white", "to_move", "last_placer", "ko_point", "handicap", "komi", "rules", "source",
-    "ended_by_passes",
+    "ended_by_passes", "illegal_move_count",
 ]
 # Servers whose records carry no RU but whose rules are known.
 RULES_BY_SOURCE = {"tygem": "korean"}
@@ -88,7 +90,7 @@ def record_ruleset(row: dict, assume_rules: str | None = None,
 
 def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
                life: str = "auto", record: Ruleset | None = None,
-               dame_policy: str = "none") -> list[dict]:
+               dame_policy: str = "none", komi: float | None = None) -> list[dict]:
     """Score one position under several rulesets; one flat record per ruleset.
 
     Parameters
@@ -104,45 +106,67 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
         The record's own rules at its own komi, scored as an extra row.
     dame_policy : {'none', 'alternate'}
         How open dame count under area scoring (:func:`rulelab.scoring.score`).
+    komi : float, optional
+        Also score every ruleset at this komi (``komi_source='user'``).
+
+    Besides the breakdown, each record says whether the board is settled
+    (``board_settled``: no open border, no ko, no capturable string) and whether the
+    record ended by passes (``ended_by_passes``); ``finished`` is both.
     """
-    rulesets = list(rulesets or resolve_rulesets(None, None))
+    labelled = _labelled(list(rulesets or resolve_rulesets(None, None)), record, komi)
     verdict = decide_life(position, life)
-    sources = ["standard"] * len(rulesets)
-    if record is not None:
-        rulesets.append(record)
-        sources.append("record")
-    breakdowns = score_all(position, verdict, rulesets, dame_policy=dame_policy)
-    return [{**b.to_record(), "komi_source": s} for b, s in zip(breakdowns, sources)]
+    breakdowns = score_all(position, verdict, [ruleset for ruleset, _ in labelled],
+                           dame_policy=dame_policy)
+    state = {"board_settled": _board_settled(position, verdict), "ended_by_passes": position.ended_by_passes}
+    return [{**b.to_record(), **state, "komi_source": source} for b, (_, source) in zip(breakdowns, labelled)]
 
 
-def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi_source: str,
+def _labelled(rulesets: list[Ruleset], record: Ruleset | None,
+              komi: float | None) -> list[tuple[Ruleset, str]]:
+    """Each ruleset to score with its ``komi_source``: standard, user and record."""
+    labelled = [(r, "standard") for r in rulesets]
+    labelled += [(r.with_komi(komi), "user") for r in rulesets] if komi is not None else []
+    return labelled + ([(record, "record")] if record is not None else [])
+
+
+def _board_settled(position: Position, verdict) -> bool:
+    """The board alone is settled, however the record ended (a method that does not
+    count open points, such as GNU Go's, says so in ``finished``)."""
+    unsettled = getattr(verdict, "unsettled", None)
+    if unsettled is None:
+        return bool(verdict.finished)
+    return unsettled == 0 and position.ko_point is None
+
+
+def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi: float | None,
                  assume_rules: str | None = None, playout: str = "captured") -> list[dict]:
     out = []
     for row in rows:
         if row["status"] != "ok":
             continue
-        record = record_ruleset(row, assume_rules, playout) if komi_source == "standard" else None
+        record = record_ruleset(row, assume_rules, playout)
         record = record[1] if record else None
+        illegal = bool(row["illegal_move_count"])
         try:
-            scored = score_game(position_from_row(row), rulesets, life=life, record=record,
+            scored = score_game(position_from_row(row), rulesets, life=life, record=record, komi=komi,
                                 dame_policy=DAME_POLICY_BY_SOURCE.get(row["source"], "none"))
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
-            scored = failed_scores(rulesets, record, error)
+            scored = failed_scores(rulesets, record, error, komi)
         for entry in scored:
-            if entry["komi_source"] == "standard":
-                entry["komi_source"] = komi_source
-            out.append({"game_id": row["game_id"], **entry})
+            # A record with illegal moves did not reach its end by the rules, however it stopped.
+            entry["finished"] = entry.get("finished") and not illegal
+            out.append({"game_id": row["game_id"], **entry, "has_illegal_moves": illegal})
     return out
 
 
-def failed_scores(rulesets: Sequence[Ruleset], record: Ruleset | None, error: Exception) -> list[dict]:
+def failed_scores(rulesets: Sequence[Ruleset], record: Ruleset | None, error: Exception,
+                  komi: float | None = None) -> list[dict]:
     """Rows that say why a game has no score, one per ruleset it should have had."""
     status = getattr(error, "status", "internal_error")
     message = f"{status}: {error}" if isinstance(error, RulelabError) else f"{status}: {error!r}"
-    labelled = [(r, "standard") for r in rulesets] + ([(record, "record")] if record else [])
     return [{"ruleset": r.name, "komi": r.komi, "komi_source": source, "error": message}
-            for r, source in labelled]
+            for r, source in _labelled(list(rulesets), record, komi)]
 
 
 def resolve_rulesets(rules: Iterable[str] | None, komi: float | None,
@@ -168,11 +192,10 @@ def _current_ingest_options(out: Path, paths: list[str]) -> dict | None:
 def scores_stage(rulesets: Sequence[Ruleset], life: str, komi: float | None,
                  assume_rules: str | None = None, playout: str = "captured") -> Stage:
     """The scores table made unit by unit: a unit's games rows → one row per ok game × ruleset."""
-    komi_source = "user" if komi is not None else "standard"
     options = {"rules": [r.name for r in rulesets], "komi": komi, "life": life,
                "assume_rules": assume_rules, "playout": playout}
     return Stage("scores", SCORES_SCHEMA,
-                 partial(_score_batch, rulesets=rulesets, life=life, komi_source=komi_source,
+                 partial(_score_batch, rulesets=rulesets, life=life, komi=komi,
                          assume_rules=assume_rules, playout=playout),
                  options, environment(), reads=tuple(POSITION_COLUMNS))
 
@@ -184,13 +207,15 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
           playout: str = "captured") -> dict:
     """Ingest (or reuse the ingest in ``out``) and write ``out/scores.parquet``.
 
-    Every ok game is scored under each ruleset (every preset by default, at its
-    standard komi or at ``komi``), and — at standard komi — also under the record's own
-    rules at the record's own komi (``komi_source='record'``); ``assume_rules`` names the
-    rules of records that name none and whose server is not known to imply any.
-    ``playout`` is the play-out model of rules that count the board as it stands
-    (Tromp–Taylor, stone scoring): ``'captured'`` scores them after the dead stones are
-    captured, ``'as-is'`` on the board as it stands (:func:`rulelab.rules.played_out`).
+    Every ok game is scored under each ruleset (every preset by default) at its
+    standard komi, with ``komi`` also at that komi (``komi_source='user'``), and under
+    the record's own rules at the record's own komi (``komi_source='record'``);
+    ``assume_rules`` names the rules of records that name none and whose server is not
+    known to imply any. The rows of a record read twice are marked as in the games
+    table (``duplicate_of``). ``playout`` is the play-out model of rules that count the
+    board as it stands (Tromp–Taylor, stone scoring): ``'captured'`` scores them after
+    the dead stones are captured, ``'as-is'`` on the board as it stands
+    (:func:`rulelab.rules.played_out`).
 
     Games and scores are made unit by unit and checkpointed under ``out/parts/``, as
     :func:`rulelab.ingest.ingest` describes: an interrupted run resumes, and a re-run
@@ -208,7 +233,8 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     out = Path(out)
     if playout not in PLAYOUT_MODELS:
         raise RulesError(f"The 'playout' parameter must be one of {PLAYOUT_MODELS}; got {playout!r}")
-    rulesets = resolve_rulesets(rules, komi, playout)
+    rulesets = resolve_rulesets(rules, None, playout)
+    _labelled(rulesets, None, komi)  # a komi no ruleset can have fails here, not in every game
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name
     ingest_options = _current_ingest_options(out, paths)
@@ -228,7 +254,9 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     store = PartStore(out)
     keys = run.keys["scores"]
     meta = provenance("score", paths, stage.options)
-    count = publish_table(store, "scores", keys, out / SCORES_FILE, SCORES_SCHEMA, meta)
+    copies = copies_of_games(pq.read_table(out / GAMES_FILE, columns=["game_id", "duplicate_of"]))
+    count = publish_table(store, "scores", keys, out / SCORES_FILE, SCORES_SCHEMA, meta,
+                          lambda groups: mark_score_copies(groups, copies))
     store.prune("scores", keys)
     manifest["score"] = {
         "options": stage.options,
@@ -245,5 +273,5 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
 
 
 def read_scores(path: str | Path) -> pd.DataFrame:
-    """The scores table of a run folder."""
-    return pd.read_parquet(Path(path) / SCORES_FILE)
+    """The scores table of a run folder (integer columns as nullable integers)."""
+    return read_frame(Path(path) / SCORES_FILE)

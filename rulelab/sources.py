@@ -100,6 +100,9 @@ class ReadStats:
     """:class:`FileFailure` items returned."""
     skipped: Counter = field(default_factory=Counter)
     """Files and members ignored, by reason: "not a game file", "nested archive"."""
+    bytes_read: int = 0
+    """Bytes of input files read so far, as stored (an archive counts as far as its
+    reader has come), to set against :func:`input_size`."""
 
 
 def iter_files(
@@ -181,6 +184,24 @@ def describe_inputs(paths: Iterable[str | os.PathLike]) -> list[dict]:
         except OSError as error:
             raise InputError(f"{path}: cannot read input: {error.strerror or error}") from None
     return described
+
+
+def input_size(paths: Iterable[str | os.PathLike]) -> int:
+    """Bytes of the files :func:`iter_files` will read, as stored: the total of a run's
+    progress, known from a listing before any file is opened."""
+    total = 0
+    for path in _checked_paths(paths):
+        if os.path.isdir(path):
+            files = [found for found, kind in _walk_folder(path)
+                     if kind == "file" and (_archive_kind(found) or _is_game_name(found))]
+        else:
+            files = [path]
+        for found in files:
+            try:
+                total += os.stat(found).st_size
+            except OSError:
+                pass  # reported as a failure when read
+    return total
 
 
 def _checked_paths(paths: Iterable[str | os.PathLike]) -> list[str]:
@@ -310,7 +331,9 @@ def _read_file(
     elif kind == "tar":
         yield from _read_tar(path, limits, stats)
     elif explicit or _is_game_name(path):
-        yield _read_plain_file(path, limits)
+        item = _read_plain_file(path, limits)
+        stats.bytes_read += len(item.data) if isinstance(item, RawFile) else 0
+        yield item
     else:
         stats.skipped["not a game file"] += 1
 
@@ -400,6 +423,7 @@ def _decompressed(raw):
 
 def _read_tar(path: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile | FileFailure]:
     done = 0
+    before = stats.bytes_read
     current = None
     reader = None
     error = None
@@ -414,6 +438,7 @@ def _read_tar(path: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile |
                         return
                     current = info.name
                     item = _tar_member(path, tar, info, limits, stats)
+                    stats.bytes_read = before + raw.tell()
                     if item is not None:
                         yield item
                     current = None
@@ -464,6 +489,7 @@ def _read_zip(path: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile |
     spent = 0
     with archive:
         for done, info in enumerate(archive.infolist()):
+            stats.bytes_read += info.compress_size
             if done == limits.max_members:
                 yield _too_many_members(path, limits)
                 return

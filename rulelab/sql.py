@@ -10,6 +10,7 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+import pyarrow.parquet as pq
 
 from rulelab.errors import InputError
 from rulelab.ingest import GAMES_FILE
@@ -21,6 +22,9 @@ RUN_TABLES = {"games": GAMES_FILE, "scores": SCORES_FILE}
 
 def connect(run_dir: str | Path) -> duckdb.DuckDBPyConnection:
     """Open an in-memory DuckDB connection with views ``games`` and ``scores``.
+
+    A record read twice (``duplicate_of`` set) would count twice: ``games`` and
+    ``scores`` leave such copies out, and ``all_games`` and ``all_scores`` keep them.
 
     Parameters
     ----------
@@ -57,7 +61,9 @@ def connect(run_dir: str | Path) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(database=":memory:")
     for name, path in paths.items():
         literal = str(path.resolve()).replace("'", "''")
-        con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{literal}')")
+        con.execute(f"CREATE VIEW all_{name} AS SELECT * FROM read_parquet('{literal}')")
+        originals = " WHERE duplicate_of IS NULL" if "duplicate_of" in pq.read_schema(path).names else ""
+        con.execute(f"CREATE VIEW {name} AS SELECT * FROM all_{name}{originals}")
     return con
 
 

@@ -135,6 +135,21 @@ def read_provenance(path: str | os.PathLike) -> dict:
     return json.loads(metadata.get(PROVENANCE_KEY, b"{}"))
 
 
+def to_frame(table: pa.Table):
+    """An Arrow table as pandas, integer columns as pandas' nullable integers: a null
+    stays a null instead of turning the whole column into floats."""
+    import pandas as pd
+
+    nullable = {pa.int8(): pd.Int8Dtype(), pa.int16(): pd.Int16Dtype(), pa.int32(): pd.Int32Dtype(),
+                pa.int64(): pd.Int64Dtype()}
+    return table.to_pandas(types_mapper=nullable.get)
+
+
+def read_frame(path: str | os.PathLike, columns: list[str] | None = None):
+    """A rulelab Parquet table as pandas (see :func:`to_frame`)."""
+    return to_frame(pq.read_table(path, columns=columns))
+
+
 def write_json_atomic(path: str | os.PathLike, data: Mapping) -> None:
     """Write JSON so that a reader sees either the old file or the whole new one."""
     path = Path(path)
@@ -145,7 +160,8 @@ def write_json_atomic(path: str | os.PathLike, data: Mapping) -> None:
 
 def _scores_schema() -> pa.Schema:
     """game_id and komi_source, one column per ScoreBreakdown field typed by its annotation,
-    and ``error`` (null unless the game could not be scored under that ruleset)."""
+    how the record ended, ``duplicate_of`` (as in the games table), and ``error`` (null
+    unless the game could not be scored under that ruleset)."""
     from dataclasses import fields
 
     from .scoring import ScoreBreakdown
@@ -154,7 +170,9 @@ def _scores_schema() -> pa.Schema:
              "float | None": pa.float64(), "int | None": pa.int32(), "str | None": pa.string()}
     columns = [("game_id", pa.string()), ("komi_source", pa.string())]
     columns += [(f.name, types[str(f.type)]) for f in fields(ScoreBreakdown)]
-    return pa.schema(columns + [("error", pa.string())])
+    ended = [("board_settled", pa.bool_()), ("ended_by_passes", pa.bool_()),
+             ("has_illegal_moves", pa.bool_()), ("duplicate_of", pa.string())]
+    return pa.schema(columns + ended + [("error", pa.string())])
 
 
 SCORES_SCHEMA = _scores_schema()

@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 
 from .explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
 from .ingest import GAMES_FILE, provenance
+from .progress import counted
 from .rules import PRESETS, get_ruleset
 from .score_run import POSITION_COLUMNS, SCORES_FILE, position_from_row, record_ruleset, score
 from .tables import read_provenance, write_json_atomic
@@ -120,11 +121,12 @@ def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "hand
 
 
 def explain_misses(misses: pd.DataFrame, games_file: Path, life: str,
-            assume_rules: str | None = None) -> pd.DataFrame:
+            assume_rules: str | None = None, progress: bool = False) -> pd.DataFrame:
     """The columns of :data:`EXPLANATION_TYPES` for each miss (a :func:`compare` row), in order.
 
     Each position is read back from the games table and its life decided again with the
-    run's method, so the explanation is that of the verdict the run scored.
+    run's method, so the explanation is that of the verdict the run scored. ``progress``
+    shows a bar on a terminal.
     """
     ids = misses.game_id.tolist()
     rows = {}
@@ -133,7 +135,7 @@ def explain_misses(misses: pd.DataFrame, games_file: Path, life: str,
                                   filters=[("game_id", "in", ids)])
         rows = {row["game_id"]: row for row in positions.to_pylist()}
     records = []
-    for miss in misses.itertuples(index=False):
+    for miss in counted(misses.itertuples(index=False), len(misses), "explaining misses", progress):
         row = rows[miss.game_id]
         explained = explain_miss(position_from_row(row), record_ruleset(row, assume_rules)[1],
                                  miss.recorded_margin, life,
@@ -185,7 +187,7 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
     table = compare(games, scores)
     started = time.perf_counter()
     misses = table.loc[~table.exact]
-    explained = explain_misses(misses, out / GAMES_FILE, life, assume_rules)
+    explained = explain_misses(misses, out / GAMES_FILE, life, assume_rules, progress)
     misses = pd.concat([misses, explained], axis=1)
     seconds = time.perf_counter() - started
     misses.reset_index(drop=True).to_parquet(out / VALIDATION_FILE, index=False)

@@ -1,5 +1,8 @@
 """Loaded by the fork server before it starts workers: the pipeline's modules and
-compiled kernels, once.
+compiled kernels, once; and workers started without the caller's main module
+(:func:`rulelab.runner.start_workers_without_main`). A checkout's first run loads it
+in its own process first, to compile the kernels into the cache once
+(:func:`rulelab.progress.compile_kernels`).
 
 Each worker is a fork of the fork server, so whatever the server holds, every worker
 starts with: importing the pipeline and loading its numba kernels from the on-disk
@@ -9,6 +12,8 @@ cache (about a second) is paid once per run instead of once per worker.
 from __future__ import annotations
 
 from .ingest import games_stage
+from .kernel_cache import mark_ready
+from .runner import start_workers_without_main
 from .score_run import resolve_rulesets, scores_stage
 from .sources import RawFile
 
@@ -21,6 +26,8 @@ def load_kernels() -> None:
     """Run one game through ingest and scoring so every kernel is compiled or loaded."""
     rows = games_stage(superko=False).build([RawFile("warm.sgf", None, _GAME)])
     scores_stage(resolve_rulesets(None, None), "auto", None).build(rows)
+    mark_ready()
 
 
+start_workers_without_main()
 load_kernels()

@@ -54,8 +54,9 @@ def test_each_situation_has_its_cause(table, game, a, b, expected, cause):
 
 def test_tie_break_is_flagged_when_a_zero_margin_went_to_black(table):
     row = parts_of(table, "g_seki", "ing", "japanese")
-    assert (row.margin_a, row.winner_a, row.tie_break) == (0.0, "B", True)
-    assert not parts_of(table, "g_seki", "chinese", "japanese").tie_break
+    assert (row.margin_a, row.winner_a, row.decided_by_tie_break) == (0.0, "B", True)
+    assert not parts_of(table, "g_seki", "chinese", "japanese").decided_by_tie_break
+    assert "tie_break" not in table.columns  # the scores table's name for the ruleset's rule
 
 
 def test_equal_margins_with_different_verdicts_are_a_tie_break():

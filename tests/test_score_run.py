@@ -46,11 +46,14 @@ def test_every_game_is_scored_under_every_preset_and_its_own_rules(collection, t
     assert scores.error.isna().all()
 
 
-def test_user_komi_replaces_every_standard_komi(collection, tmp_path):
+def test_user_komi_adds_rows_and_keeps_the_standard_and_the_records_own(collection, tmp_path):
     score([collection], tmp_path / "run", jobs=1, komi=0.5, rules=["chinese", "japanese"])
     scores = read_scores(tmp_path / "run")
-    assert set(scores.komi) == {0.5} and set(scores.komi_source) == {"user"}
-    assert len(scores) == 3 * 2
+    assert set(scores.komi[scores.komi_source == "user"]) == {0.5}
+    assert scores.komi_source.value_counts().to_dict() == {"standard": 3 * 2, "user": 3 * 2, "record": 2}
+    user = scores[scores.komi_source == "user"].set_index(["game_id", "ruleset"])
+    standard = scores[scores.komi_source == "standard"].set_index(["game_id", "ruleset"])
+    assert (user.margin_before_komi == standard.margin_before_komi).all()
 
 
 def test_a_game_that_cannot_be_scored_keeps_its_rows_with_the_reason(collection, tmp_path, monkeypatch):
@@ -161,13 +164,13 @@ def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monk
         except KeyboardInterrupt as cause:
             raise SystemError("kernel returned a result with an exception set") from cause
 
-    row = {"status": "ok", "game_id": "g", "rules": None, "source": None, "komi": None}
+    row = {"status": "ok", "game_id": "g", "rules": None, "source": None, "komi": None, "illegal_move_count": 0}
     monkeypatch.setattr(score_run, "position_from_row", lambda row: None)
     monkeypatch.setattr(score_run, "score_game", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        score_run._score_batch([row], [], "auto", "standard")
+        score_run._score_batch([row], [], "auto", None)
     monkeypatch.setattr(score_run, "score_game", lambda *a, **k: 1 / 0)
-    [failed] = score_run._score_batch([row], [score_run.get_ruleset("chinese")], "auto", "standard")
+    [failed] = score_run._score_batch([row], [score_run.get_ruleset("chinese")], "auto", None)
     assert failed["error"].startswith("internal_error: ZeroDivisionError")  # a plain bug costs one game
 
 

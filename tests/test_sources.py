@@ -64,7 +64,8 @@ def test_a_folder_is_walked_recursively_in_sorted_order(tmp_path):
     items, stats = read([tmp_path])
     assert [os.path.relpath(i.path, tmp_path) for i in items] == ["a.sgf", "b/1.MGT", "b/2.sgf", "c.SGF"]
     assert all(i.member is None for i in items)
-    assert stats == ReadStats(game_files=4, failures=0, skipped={"not a game file": 1})
+    assert stats == ReadStats(game_files=4, failures=0, skipped={"not a game file": 1},
+                             bytes_read=sum(len(game(k)) for k in range(4)))
 
 
 def test_provenance_keeps_paths_as_given(tmp_path, monkeypatch):

@@ -31,7 +31,7 @@ def test_query_answers_what_pandas_answers(run):
 def test_connection_reads_files_in_place_and_closes(run):
     with connect(run) as con:
         assert con.execute("SELECT count(*) FROM games").fetchone() == (5,)
-        assert {r[0] for r in con.execute("SHOW TABLES").fetchall()} == {"games", "scores"}
+        assert {r[0] for r in con.execute("SHOW TABLES").fetchall()} == {"games", "scores", "all_games", "all_scores"}
 
 
 def test_path_with_a_quote_is_safe(tmp_path):

@@ -3,9 +3,16 @@
 A thin door to the plain functions: it checks which table it was called on and
 passes the frame along, so ``scores.go.divergence(games)`` is
 ``disagreement_matrix(scores, games)``. Every method returns a new DataFrame.
+
+Two things it adds: the rows of a record read twice (``duplicate_of`` set) are left
+out, so no game counts twice (call the plain functions to keep them); and a result
+that comes back empty says why — a missing ``games`` table raises with the call that
+fixes it, any other empty result carries its reason in ``attrs["reason"]`` and a warning.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import pandas as pd
 
@@ -43,21 +50,46 @@ class GoAccessor:
         missing = sorted(needed - set(self._frame.columns))
         if missing:
             raise InputError(f"df.go needs a {kind} table here; this frame lacks {', '.join(missing)}.")
-        return self._frame
+        return _originals(self._frame)
+
+    def _compared(self, result: pd.DataFrame, games: pd.DataFrame | None, method: str,
+                  options: dict) -> pd.DataFrame:
+        """``result``, or why it is empty: with no finished position to compare and no
+        ``games`` table, the fix is to pass it (its counted games count as settled)."""
+        if not result.empty or self._frame.empty:
+            return result
+        if games is None and options.get("finished_only", True):
+            raise InputError(
+                f"No position in these scores is finished (records that stop without both "
+                f"players passing, such as professional games, never are), so {method}() has "
+                f"nothing to compare. Pass the games table, scores.go.{method}(games), to count "
+                f"the games the players counted as settled, or finished_only=False to compare "
+                f"every game.")
+        return _empty_because(result, f"no game of these tables has a verdict that {method}() "
+                                      "compares (finished, or counted by the players)")
 
     def _is_scores(self) -> bool:
         return _SCORES <= set(self._frame.columns)
 
-    def winners(self, **options) -> pd.DataFrame:
-        """Winner per game and ruleset: :func:`~rulelab.analysis.divergence.winners`."""
-        return divergence.winners(self._table("scores"), **options)
+    def winners(self, games: pd.DataFrame | None = None, **options) -> pd.DataFrame:
+        """Winner per game and ruleset: :func:`~rulelab.analysis.divergence.winners`
+        (with ``games``, of the rows :func:`~rulelab.analysis.divergence.compared_rows` keeps)."""
+        scores = self._table("scores")
+        if games is not None:
+            scores = divergence.compared_rows(scores, _originals(games), **options)
+            options = {"finished_only": False}
+        return self._compared(divergence.winners(scores, **options), games, "winners", options)
 
     def divergence(self, games: pd.DataFrame | None = None, **options) -> pd.DataFrame:
         """Disagreement matrix: :func:`~rulelab.analysis.divergence.disagreement_matrix`."""
-        return divergence.disagreement_matrix(self._table("scores"), games, **options)
+        games = None if games is None else _originals(games)
+        matrix = divergence.disagreement_matrix(self._table("scores"), games, **options)
+        return self._compared(matrix if matrix["games"].sum() else matrix.iloc[:0], games,
+                              "divergence", options)
 
     def attribution(self, games: pd.DataFrame | None = None, **options) -> pd.DataFrame:
         """Causes of each disagreement: :func:`~rulelab.analysis.attribution.attribute`."""
+        games = None if games is None else _originals(games)
         return attribution.attribute(self._table("scores"), games, **options)
 
     def outcomes(self, games: pd.DataFrame | None = None, ruleset: str | None = None,
@@ -86,8 +118,42 @@ class GoAccessor:
     def rekomi(self, from_komi: float, to_komi: float, games: pd.DataFrame | None = None,
                ruleset: str | None = None, **options) -> pd.DataFrame:
         """Results that flip between two komi (:func:`~rulelab.analysis.komi.rekomi_flips`)."""
-        return komi.rekomi_flips(self.outcomes(games, ruleset), from_komi, to_komi, **options)
+        outcomes = self.outcomes(games, ruleset)
+        flips = komi.rekomi_flips(outcomes, from_komi, to_komi, **options)
+        if flips.empty:
+            played = ", ".join(f"{k:g}" for k in sorted(outcomes["komi"].dropna().unique())) or "none"
+            return _empty_because(flips, f"no game was played at komi {from_komi:g} "
+                                         f"(komi in these games: {played})")
+        return flips
+
+    def draw(self, game_id: str, rulesets=("chinese", "japanese"), life: str = "auto"):
+        """A game's final board with its verdict and scores
+        (:func:`~rulelab.analysis.game_diagram.draw_row`); on the games table, which holds the board."""
+        from rulelab.analysis import game_diagram  # needs matplotlib, so only when drawing
+
+        if "board" not in self._frame.columns:
+            raise InputError("draw() needs the games table, which holds the board: "
+                             "games.go.draw(game_id), or rulelab.draw_game(run, game_id).")
+        rows = self._frame[self._frame["game_id"] == game_id]
+        if rows.empty:
+            raise InputError(f"No game {game_id!r} in this table.")
+        return game_diagram.draw_row(rows.iloc[0].to_dict(), rulesets, life)
 
     def margin_distribution(self, games: pd.DataFrame, ruleset: str) -> pd.DataFrame:
         """Counted games per margin (:func:`~rulelab.analysis.komi.margin_distribution`)."""
         return komi.margin_distribution(komi.komi_outcomes(games, self._table("scores"), ruleset))
+
+
+def _originals(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` without the rows of records read a second time."""
+    if "duplicate_of" not in frame.columns:
+        return frame
+    return frame[frame["duplicate_of"].isna()]
+
+
+def _empty_because(result: pd.DataFrame, reason: str) -> pd.DataFrame:
+    """An empty ``result`` that says why, in ``attrs["reason"]`` and as a warning."""
+    result = result.copy()
+    result.attrs["reason"] = reason
+    warnings.warn(f"empty result: {reason}", stacklevel=3)
+    return result

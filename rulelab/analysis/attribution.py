@@ -74,7 +74,7 @@ OPTIONAL_COLUMNS = ("pass_stones_black", "pass_stones_white", "black_dame_filled
 """Breakdown columns read when present (0 when absent)."""
 
 ATTRIBUTION_COLUMNS = ("komi_basis", "game_id", "ruleset_a", "ruleset_b", "winner_a", "winner_b", "margin_a",
-                       "margin_b", "difference", *CAUSES, "tie_break", "main_cause")
+                       "margin_b", "difference", *CAUSES, "decided_by_tie_break", "main_cause")
 
 _LEDGER = ("komi", "handicap_bonus", "handicap_stones", "moves", "dame_filling", "seki_eyes",
            "protective_moves", "dead_in_seki", "board", "group_tax", "unexplained")
@@ -201,8 +201,9 @@ def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
         ``komi_basis``, ``game_id``, ``ruleset_a``, ``ruleset_b`` (``a`` before ``b`` in
         :func:`~rulelab.analysis.divergence.ruleset_order`), their winners and margins,
         ``difference`` (``margin_a − margin_b``), one column per cause in
-        :data:`CAUSES` adding up to ``difference`` exactly, ``tie_break`` (a verdict
-        on margin 0 went to Black by the tie-break rule) and ``main_cause``.
+        :data:`CAUSES` adding up to ``difference`` exactly, ``decided_by_tie_break`` (a
+        verdict on margin 0 went to Black by the tie-break rule; ``tie_break`` in the scores
+        table is the ruleset's rule itself) and ``main_cause``.
 
     Examples
     --------
@@ -254,7 +255,7 @@ def _pair_parts(both: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
         "margin_a": both["margin_a"], "margin_b": both["margin_b"],
         "difference": both["margin_a"] - both["margin_b"],
         **{c: parts[c] for c in CAUSES},
-        "tie_break": ((both["margin_a"] == 0) & both["winner_a"].eq("B"))
+        "decided_by_tie_break": ((both["margin_a"] == 0) & both["winner_a"].eq("B"))
                      | ((both["margin_b"] == 0) & both["winner_b"].eq("B")),
     })
     out["main_cause"] = main_cause(out)

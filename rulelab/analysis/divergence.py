@@ -62,8 +62,8 @@ def ruleset_order(scores: pd.DataFrame) -> list[str]:
 def standard_rows(scores: pd.DataFrame, *, finished_only: bool = True,
                   counted: pd.Index | None = None) -> pd.DataFrame:
     """The rows of the run's rulesets that carry a verdict: each at its standard komi
-    (or at the komi the run was asked for, ``komi_source='user'``), not the extra rows
-    of a record's own rules at the record's komi.
+    or, when the run was asked for a komi, at that komi (``komi_source='user'``); not
+    the extra rows of a record's own rules at the record's komi.
 
     With ``finished_only`` only settled positions are kept: those the life layer calls
     finished, and those of the games in ``counted`` (games the players counted, so
@@ -72,7 +72,8 @@ def standard_rows(scores: pd.DataFrame, *, finished_only: bool = True,
     twice is scored twice under one ``game_id``; its first row per ruleset stands for it.
     """
     require_columns(scores, WINNER_COLUMNS, "scores")
-    keep = scores["komi_source"].ne("record") & scores["winner"].notna()
+    wanted = "user" if scores["komi_source"].eq("user").any() else "standard"
+    keep = scores["komi_source"].eq(wanted) & scores["winner"].notna()
     if finished_only and "finished" in scores.columns:
         settled = scores["finished"].fillna(False).astype(bool)
         if counted is not None:

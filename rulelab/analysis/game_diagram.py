@@ -1,0 +1,85 @@
+"""One game's final board with its verdict and its scores: ``rulelab.draw_game(run, game_id)``
+or ``games.go.draw(game_id)``.
+
+The position comes from the games table; dead stones and seki are decided again with
+the run's life method (the tables hold no masks), and the same verdict is scored under
+each ruleset asked for, so the picture and the numbers agree. The drawing is the
+report's own (:func:`rulelab.analysis.diagrams.draw_board`): crosses on dead stones,
+dots on stones in seki, squares on the dame and the points owed for protective moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from rulelab import scoring
+from rulelab.analysis.diagrams import draw_board
+from rulelab.errors import InputError
+from rulelab.ingest import GAMES_FILE
+from rulelab.tables import read_provenance
+
+RULESETS = ("chinese", "japanese")
+MARKED = (scoring.OPEN_DAME, scoring.OWED_B, scoring.OWED_W)
+"""Point classes drawn as squares: dame, and points owed for protective moves."""
+
+
+def draw_game(run: str | Path, game_id: str, rulesets: Sequence[str] = RULESETS,
+              life: str | None = None):
+    """Draw game ``game_id`` of the run folder ``run`` (see :func:`draw_row`).
+
+    ``life`` defaults to the method the run's scores were made with.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    path = Path(run) / GAMES_FILE
+    if not path.is_file():
+        raise InputError(f"{run} holds no {GAMES_FILE}; score or ingest a collection into it first.")
+    games = pq.read_table(path, filters=pc.field("game_id") == game_id)
+    if games.num_rows == 0:
+        raise InputError(f"No game {game_id!r} in {path}.")
+    return draw_row(games.slice(0, 1).to_pylist()[0], rulesets, life or _run_life(Path(run)))
+
+
+def draw_row(row: dict, rulesets: Sequence[str] = RULESETS, life: str = "auto"):
+    """Draw the final position of a games-table ``row``, scored under ``rulesets``."""
+    from rulelab.life import decide_life
+    from rulelab.score_run import position_from_row
+
+    row = {key: None if _is_null(value) else value for key, value in row.items()}
+    if row.get("status") != "ok" or row.get("board") is None:
+        raise InputError(f"Game {row.get('game_id')!r} has no final position to draw "
+                         f"(status {row.get('status')!r}: {row.get('error')}).")
+    position = position_from_row(row)
+    verdict = decide_life(position, life)
+    classes = scoring.analyse(position, verdict).classes
+    scores = scoring.score_all(position, verdict, list(rulesets))
+    verdicts = " · ".join(f"{s.ruleset} {_result(s.winner, s.margin)}" for s in scores)
+    players = " vs ".join(f"{name if isinstance(name, str) and name else '?'} ({colour})" for name, colour
+                          in ((row.get("black_player"), "B"), (row.get("white_player"), "W")))
+    title = f"{row['game_id']}: {players}\n{verdicts}   [life: {verdict.method}]"
+    marks = np.isin(classes, MARKED) & (position.board == 0)
+    return draw_board(position.board, title=title, marks=marks, dead=verdict.dead, seki=verdict.seki,
+                      mark_label="dame and owed points")
+
+
+def _is_null(value) -> bool:
+    """A null as a pandas row may hold it: None, NaN or pd.NA."""
+    return value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value))
+
+
+def _result(winner: str, margin: float) -> str:
+    return "draw" if winner == "draw" else f"{winner}+{abs(margin):g}"
+
+
+def _run_life(run: Path) -> str:
+    """The life method the run's scores were made with ('auto' when unknown)."""
+    scores = run / "scores.parquet"
+    return read_provenance(scores).get("options", {}).get("life", "auto") if scores.is_file() else "auto"

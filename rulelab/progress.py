@@ -1,0 +1,66 @@
+"""What a run shows while it works, so that no stage sits silent.
+
+A first run on a machine compiles the numba kernels (a minute or two) before any game
+is read, and says so. The bar then counts the input's bytes, as stored, against the
+total known from a listing of the inputs before any file is opened, so it has an end
+and an ETA from the start; beside it, the games read so far, those of parts reused
+from an interrupted or earlier run included.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Iterable, Iterator, TypeVar
+
+from .kernel_cache import kernels_ready
+from .sources import ReadStats, input_size
+
+T = TypeVar("T")
+COMPILING = "rulelab: compiling kernels, first run only (a minute or two) ..."
+
+
+def compile_kernels() -> None:
+    """Compile the kernels into the on-disk cache now, saying so, if this code has not yet.
+
+    Done in this process before any worker starts, so the workers load them from the
+    cache instead of each compiling its own.
+    """
+    if not kernels_ready():
+        print(COMPILING, file=sys.stderr, flush=True)
+        importlib.import_module("rulelab.warm")
+
+
+def counted(items: Iterable[T], total: int, what: str, enabled: bool) -> Iterator[T]:
+    """``items``, with a bar of ``total`` on a terminal when ``enabled`` (a stage after
+    the run, such as validation's explanations)."""
+    from tqdm import tqdm
+
+    shown = enabled and sys.stderr.isatty()
+    yield from tqdm(items, total=total, desc=what, unit=" games", disable=not shown, file=sys.stderr)
+
+
+class RunProgress:
+    """A progress bar over the bytes of ``paths``, shown on a terminal when ``enabled``.
+
+    Pass :attr:`stats` to :func:`rulelab.sources.iter_files` and call :meth:`done`
+    with the rows of each unit made or reused.
+    """
+
+    def __init__(self, paths: list[str], enabled: bool):
+        from tqdm import tqdm
+
+        self.stats = ReadStats()
+        self.games = 0
+        shown = enabled and sys.stderr.isatty()
+        self.bar = tqdm(total=input_size(paths) if shown else None, unit="B", unit_scale=True,
+                        unit_divisor=1024, desc="reading", disable=not shown, file=sys.stderr)
+
+    def done(self, rows: dict[str, int]) -> None:
+        self.games += rows.get("games", 0)
+        self.bar.set_postfix_str(f"{self.games:,} games", refresh=False)
+        self.bar.update(max(self.stats.bytes_read - self.bar.n, 0))
+
+    def close(self) -> None:
+        self.bar.update(max(self.stats.bytes_read - self.bar.n, 0))
+        self.bar.close()

@@ -1,0 +1,82 @@
+"""What the command line tells a person at the end of a run, and what it offers in --help."""
+
+import json
+
+import pytest
+
+from rulelab.cli import main
+from rulelab.rules import PRESETS
+from test_score_run import WALLS
+
+
+@pytest.fixture
+def collection(tmp_path):
+    """Two copies of one good record, and four broken ones."""
+    files = {"good.sgf": WALLS, "copy.sgf": WALLS,
+             **{f"broken{k}.sgf": f"(;GM[1]SZ[5]C[{k}];B[zz" for k in range(4)}}
+    for name, text in files.items():
+        (tmp_path / "games").mkdir(exist_ok=True)
+        (tmp_path / "games" / name).write_text(text)
+    return tmp_path / "games"
+
+
+def test_score_ends_with_a_summary_naming_failures_and_tables(collection, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["score", str(collection), "--out", str(out), "--jobs", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("6 games found: 2 ok, 4 failed, 1 copies of another record (")
+    failures = [line for line in printed.splitlines() if "parse_error" in line]
+    assert len(failures) == 1 and "4" in failures[0]
+    assert failures[0].count("broken") == 3 and failures[0].endswith(", ...")
+    assert f"{out / 'games.parquet'}  (6 rows)" in printed
+    assert f"{out / 'scores.parquet'}  ({2 * (len(PRESETS) + 1)} rows)" in printed
+
+
+def test_json_keeps_the_machine_readable_counts(collection, tmp_path, capsys):
+    assert main(["ingest", str(collection), "--out", str(tmp_path / "run"), "--jobs", "1", "--json"]) == 0
+    counts = json.loads(capsys.readouterr().out)
+    assert counts["games_found"] == 6 and counts["by_status"] == {"ok": 2, "parse_error": 4}
+
+
+@pytest.mark.parametrize("command", [[], ["score"], ["validate"]])
+def test_help_lists_rulesets_life_methods_and_engines(command, capsys):
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    shown = capsys.readouterr().out
+    assert all(name in shown for name in PRESETS)
+    assert "life methods (--life): auto, estimate, markup, gnugo" in shown
+    assert "engines (--engine): local, dask" in shown
+
+
+def test_report_builds_the_report_of_a_run(collection, tmp_path, capsys, monkeypatch):
+    built = []
+    monkeypatch.setattr("rulelab.analysis.report.build_report",
+                        lambda run, out: built.append((run, out)) or out / "index.html")
+    run = tmp_path / "run"
+    assert main(["report", str(run)]) == 0
+    assert built == [(run, tmp_path / "run-report")]
+    assert main(["report", str(run), str(tmp_path / "elsewhere")]) == 0
+    assert built[-1] == (run, tmp_path / "elsewhere")
+    assert capsys.readouterr().out.startswith(f"report: {tmp_path / 'run-report' / 'index.html'}")
+
+
+def test_make_prints_its_stages_and_builds_the_report_with_the_cli():
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    plan = subprocess.run(["make", "-n", "-B", "install", "analysis"], cwd=root, capture_output=True,
+                          text=True, check=True).stdout
+    for stage in ("==> installing rulelab", "==> scoring", "==> building the report"):
+        assert stage in plan
+    assert "rulelab report cache/run reports" in plan
+    assert "pip install -e" in plan and "--quiet -e" not in plan  # pip's own progress shows
+
+
+def test_validate_ends_with_the_run_summary_or_its_json(collection, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["validate", str(collection), "--out", str(out), "--jobs", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "6 games found: 2 ok, 4 failed" in printed and f"{out}/validation.parquet" in printed
+    assert main(["validate", str(collection), "--out", str(out), "--jobs", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["agreement"]

@@ -1,0 +1,113 @@
+"""What a run shows while it works: the kernel cache, the first-run note, the bar's total
+and its count of games on resume."""
+
+import io
+import tarfile
+
+import pytest
+
+from rulelab import kernel_cache, progress
+from rulelab.ingest import ingest
+from rulelab.sources import ReadStats, input_size, iter_files
+from test_score_run import WALLS
+
+GAME = b"(;GM[1]FF[4]SZ[5]KM[6.5]RE[B+R];B[cc];W[bb])"
+
+
+def test_the_kernel_cache_folder_changes_with_kernels_and_what_they_import(tmp_path, monkeypatch):
+    (tmp_path / "kernels.py").write_text("import numba\nfrom rulelab.shared import X\n\n@numba.njit\ndef f(): pass\n")
+    (tmp_path / "shared.py").write_text("X = 1\n")
+    (tmp_path / "other.py").write_text("Y = 1\n")
+    monkeypatch.setattr(kernel_cache, "PACKAGE", tmp_path)
+    first = kernel_cache.kernel_digest()
+    (tmp_path / "other.py").write_text("Y = 2\n")
+    assert kernel_cache.kernel_digest() == first
+    (tmp_path / "shared.py").write_text("X = 2\n")
+    assert kernel_cache.kernel_digest() != first
+
+
+def test_numba_caches_rulelab_kernels_in_the_folder_named_by_their_code():
+    import numba
+
+    assert numba.config.CACHE_DIR == str(kernel_cache.cache_folder())
+
+
+def test_a_first_run_says_it_compiles_kernels_then_never_again(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    compiled = []
+    monkeypatch.setattr(progress.importlib, "import_module",
+                        lambda name: (compiled.append(name), kernel_cache.mark_ready()))
+    progress.compile_kernels()
+    progress.compile_kernels()
+    assert capsys.readouterr().err == progress.COMPILING + "\n"
+    assert compiled == ["rulelab.warm"]
+
+
+def test_the_bytes_read_reach_the_listed_total(tmp_path):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.sgf").write_bytes(GAME)
+    (tmp_path / "in" / "notes.txt").write_bytes(b"not a game")
+    with tarfile.open(tmp_path / "in" / "b.tar.gz", "w:gz") as tar:
+        for k in range(20):
+            info = tarfile.TarInfo(f"g{k}.sgf")
+            info.size = len(GAME)
+            tar.addfile(info, io.BytesIO(GAME))
+    stats = ReadStats()
+    seen = []
+    for _ in iter_files([tmp_path / "in"], stats=stats):
+        seen.append(stats.bytes_read)
+    total = input_size([tmp_path / "in"])
+    assert total == len(GAME) + (tmp_path / "in" / "b.tar.gz").stat().st_size
+    assert seen == sorted(seen) and 0 < seen[0] and seen[-1] <= total
+
+
+def test_a_resumed_run_counts_the_games_of_the_parts_it_reuses(tmp_path, monkeypatch):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for k in range(3):
+        (folder / f"g{k}.sgf").write_bytes(GAME.replace(b"KM[6.5]", f"KM[{k}.5]".encode()))
+    counted = []
+    monkeypatch.setattr(progress.RunProgress, "done", lambda self, rows: counted.append(rows.get("games", 0)))
+    ingest([folder], tmp_path / "run", jobs=1)
+    ingest([folder], tmp_path / "run", jobs=1, force=True)
+    assert sum(counted) == 6
+
+
+@pytest.mark.parametrize("shown", [True, False])
+def test_the_bar_has_a_total_only_on_a_terminal(tmp_path, monkeypatch, shown):
+    (tmp_path / "a.sgf").write_bytes(GAME)
+    monkeypatch.setattr("sys.stderr.isatty", lambda: shown, raising=False)
+    bar = progress.RunProgress([str(tmp_path)], enabled=True)
+    assert bar.bar.total == (len(GAME) if shown else None)
+    bar.close()
+
+
+def test_two_checkouts_of_the_same_code_have_their_own_cache(tmp_path, monkeypatch):
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "kernels.py").write_text("import numba\n\n@numba.njit\ndef f(): pass\n")
+    monkeypatch.setattr(kernel_cache, "PACKAGE", tmp_path / "one")
+    first = kernel_cache.kernel_digest()
+    monkeypatch.setattr(kernel_cache, "PACKAGE", tmp_path / "two")
+    assert kernel_cache.kernel_digest() != first
+
+
+def test_reading_games_on_the_fly_says_it_compiles_kernels_too(tmp_path, monkeypatch, capsys):
+    from rulelab.ingest import read_games
+
+    (tmp_path / "a.sgf").write_bytes(GAME)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(progress.importlib, "import_module", lambda name: kernel_cache.mark_ready())
+    assert len(read_games(tmp_path)) == 1
+    assert capsys.readouterr().err == progress.COMPILING + "\n"
+
+
+def test_validation_shows_a_bar_over_the_misses_it_explains(tmp_path, monkeypatch, capsys):
+    from rulelab.validate import validate
+
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "wrong.sgf").write_text(WALLS.replace("RE[W+12.5]", "RE[B+3.5]"))
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    validate([tmp_path / "games"], tmp_path / "run", jobs=1, progress=True)
+    shown = capsys.readouterr().err
+    assert "explaining misses" in shown and "1/1" in shown
