@@ -17,6 +17,13 @@ class InputError(RulelabError):
     status = "input_error"
 
 
+class SkippedInput(InputError):
+    """An input rulelab does not open (an archive inside an archive, a ``.gz`` file):
+    one row says so, and the manifest counts it by reason."""
+
+    status = "skipped"
+
+
 class DecodeError(RulelabError):
     """The bytes of a record cannot be turned into text."""
 

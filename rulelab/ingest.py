@@ -29,7 +29,7 @@ from .engines import open_engine
 from .errors import InputError
 from .records import failure_rows, file_rows
 from .runner import ordered_map
-from .sources import FileFailure, RawFile, describe_inputs, iter_files
+from .sources import FileFailure, RawFile, ReadStats, iter_files
 from .tables import GAMES_SCHEMA, write_json_atomic
 from .units import plan_units
 
@@ -51,17 +51,19 @@ def games_stage(superko: bool) -> Stage:
                  {"superko": superko}, environment())
 
 
-def run_pipeline(paths: list[str], out: Path, stages: Sequence[Stage], engine, progress: bool) -> RunResult:
-    """Every unit of ``paths`` through ``stages`` on ``engine``, checkpointed under ``out``."""
+def run_pipeline(paths: list[str], out: Path, stages: Sequence[Stage], engine, progress: bool,
+                 stats: ReadStats) -> RunResult:
+    """Every unit of ``paths`` through ``stages`` on ``engine``, checkpointed under ``out``;
+    ``stats`` is filled with what was read (the manifest's inputs and skip counts)."""
     bar = _progress_bar(progress, "games")
     try:
-        return run_units(plan_units(iter_files(paths)), stages, PartStore(out), engine,
+        return run_units(plan_units(iter_files(paths, stats=stats)), stages, PartStore(out), engine,
                          on_done=lambda made: bar.update(made.get("games", 0)))
     finally:
         bar.close()
 
 
-def publish_games(paths: list[str], out: Path, run: RunResult, options: dict, engine: dict,
+def publish_games(out: Path, run: RunResult, stats: ReadStats, options: dict, engine: dict,
                   seconds: float) -> dict:
     """Assemble ``out/games.parquet`` from the run's parts and write the manifest.
 
@@ -69,7 +71,7 @@ def publish_games(paths: list[str], out: Path, run: RunResult, options: dict, en
     """
     store = PartStore(out)
     keys = run.keys["games"]
-    meta = provenance("ingest", paths, options)
+    meta = provenance("ingest", stats.inputs, options)
     digest = table_digest(keys, meta)
     if not (out / GAMES_FILE).is_file() or _recorded_digest(out, "games") != digest:
         first = first_copies(store.read("games", key, ["game_id"])["game_id"] for key in keys)
@@ -88,6 +90,7 @@ def publish_games(paths: list[str], out: Path, run: RunResult, options: dict, en
             "games_failed": found - statuses.get("ok", 0),
             "by_status": dict(sorted(statuses.items())),
             "duplicates": games.num_rows - games["duplicate_of"].null_count,
+            "inputs_skipped": dict(sorted(stats.skipped.items())),
         },
         "timings": {"ingest_seconds": round(seconds, 3),
                     "games_per_second": round(found / seconds, 1) if seconds else None},
@@ -118,13 +121,17 @@ def check_output_folder(paths: Iterable[str], out: Path, files: Iterable[str], f
         raise InputError(f"{out / existing[0]} exists; use --force to overwrite")
 
 
-def provenance(command: str, paths: list[str], options: dict) -> dict:
-    """What produced a table: enough to reproduce it and to know if inputs changed."""
+def provenance(command: str, inputs: list[dict], options: dict) -> dict:
+    """What produced a table: enough to reproduce it and to know if inputs changed.
+
+    ``inputs`` describes each input by the bytes that were read from it
+    (:attr:`rulelab.sources.ReadStats.inputs`).
+    """
     return {
         "rulelab_version": __version__,
         "command": command,
         "options": options,
-        "inputs": describe_inputs(paths),
+        "inputs": inputs,
     }
 
 
@@ -169,10 +176,11 @@ def ingest(paths: Iterable[str], out: str | Path, *, jobs: int | None = None,
     check_output_folder(paths, out, [GAMES_FILE, MANIFEST_FILE], force)
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
+    stats = ReadStats()
     with open_engine(engine, jobs=jobs, scheduler=scheduler) as runner:
-        run = run_pipeline(paths, out, [games_stage(superko)], runner, progress)
+        run = run_pipeline(paths, out, [games_stage(superko)], runner, progress, stats)
         where = runner.describe()
-    return publish_games(paths, out, run, {"superko": superko}, where, time.perf_counter() - started)
+    return publish_games(out, run, stats, {"superko": superko}, where, time.perf_counter() - started)
 
 
 def environment() -> dict:

@@ -23,10 +23,6 @@ from .tables import games_row
 SUICIDE_BY_RULES = {"nz": "any", "tromp-taylor": "any", "ing": "multi"}
 
 
-def file_sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def printable(name: str | None) -> str | None:
     """A path or member name as valid text: undecodable bytes become ``\\xNN`` escapes."""
     if name is None:
@@ -57,7 +53,7 @@ def failure_rows(failure: FileFailure) -> list[dict]:
 
 def file_rows(raw: RawFile, *, superko: bool = False) -> list[dict]:
     """Every game of one file as rows; a file that yields no game still yields one row."""
-    sha = file_sha256(raw.data)
+    sha = raw.sha256
     base = dict(source_path=printable(raw.path), archive_member=printable(raw.member),
                 file_sha256=sha)
     where = location(base["source_path"], base["archive_member"])

@@ -23,6 +23,7 @@ from .life import decide_life
 from .position import BLACK, EMPTY, WHITE, Position
 from .rules import PRESETS, Ruleset, get_ruleset
 from .scoring import score_all
+from .sources import ReadStats, describe_inputs
 from .tables import SCORES_SCHEMA, write_json_atomic
 
 SCORES_FILE = "scores.parquet"
@@ -145,7 +146,7 @@ def _current_ingest_options(out: Path, paths: list[str]) -> dict | None:
     if not (out / GAMES_FILE).is_file() or not manifest.is_file():
         return None
     recorded = json.loads(manifest.read_text())
-    if recorded.get("inputs") != provenance("ingest", paths, {})["inputs"]:
+    if recorded.get("inputs") != describe_inputs(paths):
         return None
     return {"superko": recorded.get("options", {}).get("superko", False)}
 
@@ -199,14 +200,15 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     stage = scores_stage(rulesets, life, komi, assume_rules)
+    stats = ReadStats()
     with open_engine(engine, jobs=jobs, scheduler=scheduler) as runner:
-        run = run_pipeline(paths, out, [games_stage(**ingest_options), stage], runner, progress)
+        run = run_pipeline(paths, out, [games_stage(**ingest_options), stage], runner, progress, stats)
         where = runner.describe()
     seconds = time.perf_counter() - started
-    manifest = publish_games(paths, out, run, ingest_options, where, seconds)
+    manifest = publish_games(out, run, stats, ingest_options, where, seconds)
     store = PartStore(out)
     keys = run.keys["scores"]
-    meta = provenance("score", paths, stage.options)
+    meta = provenance("score", stats.inputs, stage.options)
     count = publish_table(store, "scores", keys, out / SCORES_FILE, SCORES_SCHEMA, meta)
     store.prune("scores", keys)
     manifest["score"] = {
