@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import itertools
 import json
 import os
 import uuid
@@ -144,7 +145,7 @@ class Stage:
 
     table: str
     schema: pa.Schema
-    build: Callable[[list], list[dict]]
+    build: Callable[[list], Iterable[dict]]
     options: dict
     """What, besides the code and its input, decides the rows (recorded in the key)."""
     libraries: dict = field(default_factory=dict)
@@ -240,8 +241,9 @@ class UnitWork:
 def run_unit(work: UnitWork) -> dict[str, int]:
     """Make the missing parts of one unit; the number of rows made per table.
 
-    Later stages read the previous stage's part back in slices of ``SLICE_ROWS`` rows,
-    so a unit holding one file of thousands of games needs the memory of a slice.
+    The first stage's rows are written as they come, and later stages read the previous
+    stage's part back, in slices of ``SLICE_ROWS`` rows, so a unit holding one file of
+    thousands of games needs the memory of a slice.
     """
     made = {}
     for number, (stage, path, make) in enumerate(work.steps):
@@ -249,8 +251,8 @@ def run_unit(work: UnitWork) -> dict[str, int]:
             continue
         stage.check_code()
         if number == 0:
-            rows = stage.build(list(work.items))
-            batches = (rows[start: start + SLICE_ROWS] for start in range(0, len(rows), SLICE_ROWS))
+            rows = iter(stage.build(list(work.items)))
+            batches = iter(lambda: list(itertools.islice(rows, SLICE_ROWS)), [])
         else:
             previous = pq.ParquetFile(work.steps[number - 1][1])
             batches = (stage.build(batch.to_pylist())

@@ -15,7 +15,7 @@ import sys
 import time
 from functools import partial
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import pandas as pd
 import pyarrow as pa
@@ -37,12 +37,13 @@ GAMES_FILE = "games.parquet"
 MANIFEST_FILE = "manifest.json"
 
 
-def _rows_of_batch(batch: list[RawFile | FileFailure], superko: bool) -> list[dict]:
-    rows: list[dict] = []
+def _rows_of_batch(batch: list[RawFile | FileFailure], superko: bool) -> Iterator[dict]:
     for item in batch:
-        rows.extend(failure_rows(item) if isinstance(item, FileFailure)
-                    else file_rows(item, superko=superko))
-    return rows
+        yield from (failure_rows(item) if isinstance(item, FileFailure) else file_rows(item, superko=superko))
+
+
+def _table_of_batch(batch: list[RawFile | FileFailure], superko: bool) -> pa.Table:
+    return pa.Table.from_pylist(list(_rows_of_batch(batch, superko)), schema=GAMES_SCHEMA)
 
 
 def games_stage(superko: bool) -> Stage:
@@ -213,8 +214,7 @@ def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
     if (path / GAMES_FILE).is_file():
         return pd.read_parquet(path / GAMES_FILE)
     units = (unit.items for unit in plan_units(iter_files([str(path)])))
-    tables = [pa.Table.from_pylist(rows, schema=GAMES_SCHEMA)
-              for rows in ordered_map(partial(_rows_of_batch, superko=False), units, jobs)]
+    tables = list(ordered_map(partial(_table_of_batch, superko=False), units, jobs))
     first = first_copies(table["game_id"] for table in tables)
     return pa.concat_tables([GAMES_SCHEMA.empty_table(), *mark_duplicates(tables, first)]).to_pandas()
 
