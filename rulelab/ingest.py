@@ -10,6 +10,7 @@ collection is, and a run interrupted or repeated makes only the parts it lacks.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import sys
 import time
@@ -23,14 +24,14 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import __version__
-from .checkpoint import PartStore, RunResult, Stage, publish_table, run_units, table_digest
+from .checkpoint import PartStore, RunResult, Stage, publish_table, run_lock, run_units, table_digest
 from .duplicates import first_copies, mark_duplicates
 from .engines import open_engine
 from .errors import InputError
 from .records import failure_rows, file_rows
 from .runner import ordered_map
 from .sources import FileFailure, RawFile, ReadStats, iter_files
-from .tables import GAMES_SCHEMA, write_json_atomic
+from .tables import GAMES_SCHEMA, read_provenance, write_json_atomic
 from .units import plan_units
 
 GAMES_FILE = "games.parquet"
@@ -111,15 +112,44 @@ def _recorded_digest(out: Path, table: str) -> str | None:
 
 
 def check_output_folder(paths: Iterable[str], out: Path, files: Iterable[str], force: bool) -> None:
-    """Refuse to write inside an input folder, or over existing results without ``force``."""
+    """Refuse a run folder that cannot be one, inside an input folder, or holding
+    finished results (unless ``force``).
+
+    A table that the manifest does not list is what a run stopped between publishing
+    it and writing the manifest leaves behind: it is not a finished result, and the
+    run that resumes replaces it.
+    """
+    try:
+        os.fsencode(out).decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"the run folder's name {str(out)!r} is not valid UTF-8; choose another") from None
+    if out.exists() and not out.is_dir():
+        raise InputError(f"the run folder {out} exists and is not a folder")
     target = out.resolve()
     for path in paths:
         source = Path(path).resolve()
         if source.is_dir() and (target == source or source in target.parents):
             raise InputError(f"refusing to write into {out}: it is inside the input folder {path}")
-    existing = [name for name in files if (out / name).exists()]
+    existing = [name for name in files if (out / name).exists() and _is_finished(out, name)]
     if existing and not force:
         raise InputError(f"{out / existing[0]} exists; use --force to overwrite")
+
+
+def _is_finished(out: Path, name: str) -> bool:
+    """Whether ``out/name`` is a finished result: the manifest, a table it lists, or a file
+    rulelab did not write."""
+    if name == MANIFEST_FILE:
+        return True
+    try:
+        listed = json.loads((out / MANIFEST_FILE).read_text()).get("tables", {}).values()
+    except (OSError, ValueError, AttributeError):
+        listed = ()
+    if name in listed:
+        return True
+    try:
+        return "command" not in read_provenance(out / name)
+    except (OSError, ValueError, pa.ArrowException):
+        return True
 
 
 def provenance(command: str, inputs: list[dict], options: dict) -> dict:
@@ -176,12 +206,13 @@ def ingest(paths: Iterable[str], out: str | Path, *, jobs: int | None = None,
     out = Path(out)
     check_output_folder(paths, out, [GAMES_FILE, MANIFEST_FILE], force)
     out.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    stats = ReadStats()
-    with open_engine(engine, jobs=jobs, scheduler=scheduler) as runner:
-        run = run_pipeline(paths, out, [games_stage(superko)], runner, progress, stats)
-        where = runner.describe()
-    return publish_games(out, run, stats, {"superko": superko}, where, time.perf_counter() - started)
+    with run_lock(out):
+        started = time.perf_counter()
+        stats = ReadStats()
+        with open_engine(engine, jobs=jobs, scheduler=scheduler) as runner:
+            run = run_pipeline(paths, out, [games_stage(superko)], runner, progress, stats)
+            where = runner.describe()
+        return publish_games(out, run, stats, {"superko": superko}, where, time.perf_counter() - started)
 
 
 def environment() -> dict:

@@ -14,7 +14,7 @@ from typing import Iterable, Sequence
 
 import pandas as pd
 
-from .checkpoint import PartStore, Stage, publish_table, table_digest
+from .checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
 from .engines import open_engine
 from .errors import RulelabError, RulesError, raise_if_interrupted
 from .ingest import (GAMES_FILE, MANIFEST_FILE, check_output_folder, environment, games_stage,
@@ -135,8 +135,18 @@ def failed_scores(rulesets: Sequence[Ruleset], record: Ruleset | None, error: Ex
 
 
 def resolve_rulesets(rules: Iterable[str] | None, komi: float | None) -> list[Ruleset]:
-    """Named presets (all by default), each at ``komi`` when one is given."""
+    """Named presets (all by default), each at ``komi`` when one is given.
+
+    Raises
+    ------
+    RulesError
+        For an unknown name, or a ruleset named twice (it would score every game twice).
+    """
     chosen = [get_ruleset(name.strip()) for name in rules] if rules else list(PRESETS.values())
+    named = [r.name for r in chosen]
+    twice = sorted({name for name in named if named.count(name) > 1})
+    if twice:
+        raise RulesError(f"The 'rules' parameter names {', '.join(twice)} more than once")
     return [r.with_komi(komi) for r in chosen] if komi is not None else chosen
 
 
@@ -198,6 +208,15 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     else:
         check_output_folder(paths, out, [SCORES_FILE], force)
     out.mkdir(parents=True, exist_ok=True)
+    with run_lock(out):
+        return _score_into(out, paths, rulesets, komi, life, assume_rules, ingest_options, jobs,
+                           progress, engine, scheduler)
+
+
+def _score_into(out: Path, paths: list[str], rulesets: list[Ruleset], komi: float | None, life: str,
+                assume_rules: str | None, ingest_options: dict, jobs: int | None, progress: bool,
+                engine: str, scheduler: str | None) -> dict:
+    """The work of :func:`score` once its run folder is checked and locked."""
     started = time.perf_counter()
     stage = scores_stage(rulesets, life, komi, assume_rules)
     stats = ReadStats()
