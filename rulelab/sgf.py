@@ -34,8 +34,9 @@ Budgets, so that no record costs more than a constant times its size:
   unclosed openings (``'(;GM[\n' * 100000``) would cost their square; past the budget the
   rest of the file is one row that says so;
 - at most ``MAX_GAMES_PER_FILE`` games per file, and one row for the rest;
-- at most ``MAX_NODES`` nodes (``;``) per game tree and ``MAX_EVENTS`` setup points and
-  moves per main line (one ``AB[aa:ss]`` is 361 points): a GameError past either.
+- at most ``MAX_NODES`` nodes (``;``) and ``MAX_VALUES`` values (``[``) per game tree,
+  and ``MAX_EVENTS`` setup points and moves per main line (one ``AB[aa:ss]`` is 361
+  points): a GameError past any of them.
 
 Within a node, setup comes before the move: ``AE`` first, then ``AB``, then ``AW``, then
 ``B``, then ``W``. A node holding both ``B`` and ``W`` (not valid SGF, but written by
@@ -67,6 +68,8 @@ SPLIT_WORK_PER_CHAR = 8
 MAX_GAMES_PER_FILE = 20_000
 MAX_NODES = 250_000
 """Nodes of one game tree, variations included (a 100,000-move nest of variations fits)."""
+MAX_VALUES = 500_000
+"""Property values of one game tree: each costs a Python str or two while it is read."""
 MAX_EVENTS = 250_000
 """Setup points and moves of one main line."""
 
@@ -250,7 +253,8 @@ def parse_game(text: str) -> Game:
         If the text is not a well-formed SGF game tree; the message says where.
     GameError
         If the root says it is not a Go game (``GM``), has an unusable ``SZ``, or the
-        tree holds more than ``MAX_NODES`` nodes (counted as ``;``, comments included).
+        tree holds more than ``MAX_NODES`` nodes (counted as ``;``) or ``MAX_VALUES``
+        values (counted as ``[``), comments included.
 
     Examples
     --------
@@ -264,6 +268,8 @@ def parse_game(text: str) -> Game:
         raise ParseError(f"parse_game() needs str, got {type(text).__name__}")
     if text.count(";") > MAX_NODES:
         raise GameError(f"the game tree has more than {MAX_NODES:,} nodes; not read")
+    if text.count("[") > MAX_VALUES:
+        raise GameError(f"the game tree has more than {MAX_VALUES:,} property values; not read")
     main_line = _read_main_line(text)
     if main_line is None:
         return _parse_with_sgfmill(text)

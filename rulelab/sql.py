@@ -121,10 +121,11 @@ def query(run_dir: str | Path, sql: str, *, allow_files: bool = False) -> pd.Dat
         try:
             statements = con.extract_statements(sql)
             if not allow_files and (len(statements) != 1 or statements[0].type not in _READING):
-                raise InputError("rulelab sql runs one SELECT statement per call "
+                raise InputError("SQL over a run folder is one SELECT statement per call "
                                  f"(got {len(statements)} statement(s): "
                                  f"{', '.join(s.type.name for s in statements)}); "
                                  "--allow-files lifts this")
             return con.execute(sql).df()
         except duckdb.Error as error:
-            raise InputError(f"DuckDB could not run the query: {error}") from error
+            first_line = str(error).strip().splitlines()[0]  # the rest points at the query
+            raise InputError(f"DuckDB could not run the query: {first_line}") from error
