@@ -202,12 +202,17 @@ def describe_inputs(paths: Iterable[str | os.PathLike], limits: Limits = Limits(
                 seen = _hash_input(file, limits, explicit=False) if kind == "file" else None
                 if seen is not None:
                     size += seen[0]
-                    digest.update(f"{os.path.relpath(file, path)}\0{seen[1]}\n".encode("utf-8", "surrogateescape"))
+                    _hash_folder_entry(digest, path, file, seen[1])
             entry.update(kind="folder", size=size, sha256=digest.hexdigest())
         elif (seen := _hash_input(path, limits, explicit=True)) is not None:
             entry.update(kind="archive" if _archive_kind(path) else "file", size=seen[0], sha256=seen[1])
         described.append(entry)
     return described
+
+
+def _hash_folder_entry(digest, folder: str, path: str, file_digest: str) -> None:
+    """A folder's hash covers the relative path and the digest of each file read in it."""
+    digest.update(f"{os.path.relpath(path, folder)}\0{file_digest}\n".encode("utf-8", "surrogateescape"))
 
 
 def _hash_input(path: str, limits: Limits, explicit: bool) -> tuple[int, str] | None:
@@ -361,7 +366,7 @@ def _read_folder(folder: str, limits: Limits, stats: ReadStats):
         seen = yield from _read_file(path, limits, stats, explicit=False)
         if seen is not None:
             size += seen[0]
-            digest.update(f"{os.path.relpath(path, folder)}\0{seen[1]}\n".encode("utf-8", "surrogateescape"))
+            _hash_folder_entry(digest, folder, path, seen[1])
     return size, digest.hexdigest()
 
 
