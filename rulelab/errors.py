@@ -57,8 +57,8 @@ class RulesError(RulelabError, ValueError):
 def worker_lost(error: BaseException) -> RulelabError:
     """The error a run stops with when a worker dies (killed, out of memory), whatever
     the engine: it says how to carry on, where a traceback would not."""
-    return RulelabError(f"a worker process stopped unexpectedly ({error or type(error).__name__}); "
-                        "run the same command again to resume")
+    said = (str(error).strip().splitlines() or [type(error).__name__])[0].rstrip(":")
+    return RulelabError(f"a worker process stopped unexpectedly ({said}); run the same command again to resume")
 
 
 def raise_if_interrupted(error: BaseException) -> None:
