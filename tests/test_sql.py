@@ -81,12 +81,15 @@ def test_sql_cannot_touch_a_file_outside_the_run_tables(run, sql):
 
 
 def test_a_connection_stays_locked_whatever_it_is_told(run):
+    table = (run / "games.parquet").read_bytes()
     with connect(run) as con:
         for sql in ("SET enable_external_access = true", "SET lock_configuration = false",
-                    "SELECT * FROM read_csv('/etc/passwd')"):
+                    "SELECT * FROM read_csv('/etc/passwd')", "INSTALL httpfs", "LOAD httpfs",
+                    f"COPY (SELECT 1 AS x) TO '{run}/games.parquet'", f"ATTACH '{run}/other.db'"):
             with pytest.raises(Exception, match="configuration|disabled"):
                 con.execute(sql)
         assert con.execute("SELECT count(*) FROM games").fetchone() == (5,)
+    assert (run / "games.parquet").read_bytes() == table and not (run / "other.db").exists()
 
 
 def test_allow_files_lets_a_query_read_other_files(run, tmp_path):
