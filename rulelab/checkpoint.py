@@ -37,7 +37,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .errors import RulelabError
-from .tables import TableWriter, sync_file, sync_folder
+from .tables import TableWriter, sync_file
 from .units import Unit, derive_key
 
 PARTS_FOLDER = "parts"
@@ -249,10 +249,12 @@ def part_is_whole(path: str | os.PathLike) -> bool:
 def write_part(path: str, batches: Iterable[list[dict]], schema: pa.Schema) -> int:
     """Write one part from batches of rows, so that it appears whole or not at all; rows written.
 
-    The part and its sidecar are synced to disk before they are renamed into place, the
-    sidecar first: a part is never found without the sidecar that vouches for it. The
-    temporary names are unique to this write: two workers making the same part (a task
-    retried after its worker was lost) never write into each other's files.
+    The part is synced to disk before it is renamed into place, after its sidecar: a
+    part is never found without the sidecar that vouches for it. Neither the sidecar nor
+    the renames are synced on their own: whatever a power cut loses of them, the part
+    no longer matches its check and is made again. The temporary names are unique to
+    this write: two workers making the same part (a task retried after its worker was
+    lost) never write into each other's files.
     """
     final = Path(path)
     final.parent.mkdir(parents=True, exist_ok=True)
@@ -266,10 +268,8 @@ def write_part(path: str, batches: Iterable[list[dict]], schema: pa.Schema) -> i
                 count += len(rows)
         sync_file(tmp)
         tmp_check.write_text(json.dumps({"rows": count, "sha256": _sha256(tmp)}))
-        sync_file(tmp_check)
         os.replace(tmp_check, _check_path(final))
         os.replace(tmp, final)
-        sync_folder(final.parent)
     finally:
         tmp.unlink(missing_ok=True)
         tmp_check.unlink(missing_ok=True)

@@ -22,7 +22,8 @@ from .decoding import Decoded, decode_sgf
 from .errors import GameError, ParseError, RulelabError, raise_if_interrupted
 from .position import BLACK, COLOUR_NAME, WHITE
 from .replay import replay
-from .sgf import Game, GameText, content_hash, game_events, parse_game, split_games, territory_marks
+from .sgf import (SETUP_ADD, Game, GameText, content_hash, game_events, parse_game, split_games,
+                  territory_marks)
 from .sources import FileFailure, RawFile
 from .tables import GAMES_SCHEMA, games_row
 
@@ -105,7 +106,8 @@ def game_row(text: GameText, decoded: Decoded, base: dict, warnings: str | None,
         row.update(replayed(game, events, row, superko))
         for problem in unfit_values(row):
             add_warning(row, problem)
-        check_liberties(row)
+        if (events[:, 0] == SETUP_ADD).any():  # moves alone never leave a stone without liberties
+            check_liberties(row)
     except RulelabError as error:
         row["status"] = error.status
         row["error"] = f"{location(base['source_path'], base['archive_member'], text.index)}: {error}"
