@@ -3,21 +3,28 @@
 A run cuts its inputs into units (:mod:`rulelab.units`) and passes each through a
 chain of stages (games, then scores), each making one table's rows for the unit. The
 rows are written by whichever worker made them to ``DIR/parts/<table>/<key>.parquet``
-under a temporary name and renamed into place, so a part on disk is always whole. The
+under a temporary name, synced to disk and renamed into place, beside a sidecar
+``<key>.check`` holding the part's row count and SHA-256. A part is reused only when it
+matches its sidecar, so a part a power cut left empty or torn is made again. The
 key hashes the unit's inputs (paths and content hashes), the stage's options and the
 code and libraries that made it: a part is reused exactly when making it again would
 give the same rows. A run stopped at any moment (Ctrl-C, a killed worker or process)
 loses only the parts in flight; running the same command again makes just the
 missing parts. The published tables are then assembled from the parts in input order,
 so they are the same bytes whatever the engine, the number of workers, or how often
-the run was interrupted.
+the run was interrupted. A lock file (``DIR/.rulelab.lock``) keeps a second run out of
+a folder while one is writing to it.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
+import errno
+import fcntl
 import functools
 import hashlib
+import itertools
 import json
 import os
 import uuid
@@ -30,7 +37,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .errors import RulelabError
-from .tables import TableWriter
+from .tables import TableWriter, sync_file
 from .units import Unit, derive_key
 
 PARTS_FOLDER = "parts"
@@ -144,7 +151,7 @@ class Stage:
 
     table: str
     schema: pa.Schema
-    build: Callable[[list], list[dict]]
+    build: Callable[[list], Iterable[dict]]
     options: dict
     """What, besides the code and its input, decides the rows (recorded in the key)."""
     libraries: dict = field(default_factory=dict)
@@ -188,6 +195,10 @@ class PartStore:
     def path(self, table: str, key: str) -> Path:
         return self.root / table / f"{key}.parquet"
 
+    def is_whole(self, table: str, key: str) -> bool:
+        """Whether the part of ``key`` is on disk as it was written (see :func:`part_is_whole`)."""
+        return part_is_whole(self.path(table, key))
+
     def read(self, table: str, key: str, columns: list[str] | None = None) -> pa.Table:
         return pq.read_table(self.path(table, key), columns=columns)
 
@@ -197,32 +208,104 @@ class PartStore:
         Parts of inputs since changed or removed, or made with other options or code,
         would otherwise pile up run after run.
         """
-        keep = {f"{key}.parquet" for key in keep}
+        keep = {f"{key}{suffix}" for key in keep for suffix in (".parquet", CHECK_SUFFIX)}
         folder = self.root / table
         for path in folder.iterdir() if folder.is_dir() else ():
             if path.name not in keep:
                 path.unlink(missing_ok=True)
 
 
+CHECK_SUFFIX = ".check"
+"""The sidecar of a part: its row count and SHA-256, as JSON."""
+
+
+def _check_path(part: Path) -> Path:
+    return part.with_suffix(CHECK_SUFFIX)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        while chunk := stream.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def part_is_whole(path: str | os.PathLike) -> bool:
+    """Whether a part file holds the rows and bytes its sidecar says it was written with.
+
+    A power cut can leave a renamed file empty or torn when the disk had not written it
+    yet; such a part, or one without its sidecar, is made again rather than trusted.
+    """
+    path = Path(path)
+    try:
+        check = json.loads(_check_path(path).read_text())
+        return (check["sha256"] == _sha256(path)
+                and pq.ParquetFile(path).metadata.num_rows == check["rows"])
+    except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
+        return False
+
+
 def write_part(path: str, batches: Iterable[list[dict]], schema: pa.Schema) -> int:
     """Write one part from batches of rows, so that it appears whole or not at all; rows written.
 
-    The temporary name is unique to this write: two workers making the same part (a
-    task retried after its worker was lost) never write into each other's file.
+    The part is synced to disk before it is renamed into place, after its sidecar: a
+    part is never found without the sidecar that vouches for it. Neither the sidecar nor
+    the renames are synced on their own: whatever a power cut loses of them, the part
+    no longer matches its check and is made again. The temporary names are unique to
+    this write: two workers making the same part (a task retried after its worker was
+    lost) never write into each other's files.
     """
     final = Path(path)
     final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = final.with_name(f".{final.name}.{uuid.uuid4().hex}.tmp")
+    stem = f".{final.name}.{uuid.uuid4().hex}"
+    tmp, tmp_check = final.with_name(f"{stem}.tmp"), final.with_name(f"{stem}.check.tmp")
     count = 0
     try:
         with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
             for rows in batches:
                 writer.write_table(pa.Table.from_pylist(rows, schema=schema))
                 count += len(rows)
+        sync_file(tmp)
+        tmp_check.write_text(json.dumps({"rows": count, "sha256": _sha256(tmp)}))
+        os.replace(tmp_check, _check_path(final))
         os.replace(tmp, final)
     finally:
         tmp.unlink(missing_ok=True)
+        tmp_check.unlink(missing_ok=True)
     return count
+
+
+LOCK_FILE = ".rulelab.lock"
+
+
+@contextlib.contextmanager
+def run_lock(folder: str | os.PathLike):
+    """Hold the run folder's lock for the duration of a run; refuse if another run holds it.
+
+    The lock is an ``flock`` on ``DIR/.rulelab.lock``: the system drops it when its
+    holder ends, however it ends, so a killed run never leaves the folder locked.
+
+    Raises
+    ------
+    RulelabError
+        If another process is running in ``folder``.
+    """
+    path = Path(folder) / LOCK_FILE
+    with open(path, "a+") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            if error.errno not in (errno.EAGAIN, errno.EACCES):
+                raise
+            lock.seek(0)
+            holder = lock.read().strip() or "another process"
+            raise RulelabError(f"{folder} is in use by another rulelab run ({holder}); "
+                               "wait for it to end, or write to another folder") from None
+        lock.truncate(0)
+        lock.write(f"pid {os.getpid()}")
+        lock.flush()
+        yield
 
 
 @dataclass(frozen=True)
@@ -240,8 +323,9 @@ class UnitWork:
 def run_unit(work: UnitWork) -> dict[str, int]:
     """Make the missing parts of one unit; the number of rows made per table.
 
-    Later stages read the previous stage's part back in slices of ``SLICE_ROWS`` rows,
-    so a unit holding one file of thousands of games needs the memory of a slice.
+    The first stage's rows are written as they come, and later stages read the previous
+    stage's part back, in slices of ``SLICE_ROWS`` rows, so a unit holding one file of
+    thousands of games needs the memory of a slice.
     """
     made = {}
     for number, (stage, path, make) in enumerate(work.steps):
@@ -249,8 +333,8 @@ def run_unit(work: UnitWork) -> dict[str, int]:
             continue
         stage.check_code()
         if number == 0:
-            rows = stage.build(list(work.items))
-            batches = (rows[start: start + SLICE_ROWS] for start in range(0, len(rows), SLICE_ROWS))
+            rows = iter(stage.build(list(work.items)))
+            batches = iter(lambda: list(itertools.islice(rows, SLICE_ROWS)), [])
         else:
             previous = pq.ParquetFile(work.steps[number - 1][1])
             batches = (stage.build(batch.to_pylist())
@@ -294,7 +378,7 @@ def run_units(units: Iterable[Unit], stages: Sequence[Stage], store: PartStore, 
                 key = derive_key(stage.salt, key)
                 result.keys[stage.table].append(key)
                 path = store.path(stage.table, key)
-                make = path.name not in scheduled and not path.is_file()
+                make = path.name not in scheduled and not store.is_whole(stage.table, key)
                 scheduled.add(path.name)
                 steps.append((stage, str(path), make))
             todo = [number for number, (_, _, make) in enumerate(steps) if make]

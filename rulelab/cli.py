@@ -80,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     sql.add_argument("dir", metavar="DIR")
     sql.add_argument("query", metavar="SQL")
     sql.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    sql.add_argument("--allow-files", action="store_true",
+                     help="let SQL read and write files beyond the run's tables, and run any statement")
 
     report = commands.add_parser("report", help="build the report of a run folder (index.html, report.md)")
     report.add_argument("dir", metavar="RUN_DIR")
@@ -95,9 +97,18 @@ def main(argv: list[str] | None = None) -> int:
     except RulelabError as error:
         print(f"rulelab: {error}", file=sys.stderr)
         return 2
+    except OSError as error:  # disk full, read-only folder, file-size limit, ...
+        print(f"rulelab: {_os_error(error)}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("rulelab: interrupted", file=sys.stderr)
         return 130
+
+
+def _os_error(error: OSError) -> str:
+    """What the system refused, and where: ``cannot write DIR/x: No space left on device``."""
+    reason = error.strerror or str(error)
+    return f"cannot write {error.filename}: {reason}" if error.filename else f"the system refused: {reason}"
 
 
 def _ingest(args) -> int:
@@ -153,7 +164,7 @@ def _validate(args) -> int:
 def _sql(args) -> int:
     from .sql import query
 
-    frame = _printable(query(args.dir, args.query))
+    frame = _printable(query(args.dir, args.query, allow_files=args.allow_files))
     if args.format == "csv":
         frame.to_csv(sys.stdout, index=False)
     elif args.format == "json":

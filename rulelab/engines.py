@@ -12,7 +12,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
-from .errors import RulelabError
+from .errors import RulelabError, worker_lost
 from .runner import bounded_map, default_jobs, process_pool
 
 ENGINES = ("local", "dask")
@@ -57,8 +57,14 @@ class DaskEngine:
         self.scheduler = scheduler
 
     def map(self, func: Callable, items: Iterable, weight: Callable = lambda item: 0) -> Iterator:
-        """``func`` over ``items`` on the cluster, results in completion order; ``weight`` in bytes."""
+        """``func`` over ``items`` on the cluster, results in completion order; ``weight`` in bytes.
+
+        A worker lost with its task (killed, out of memory) stops the run as it does on
+        the local engine: one :class:`RulelabError` saying to run again to resume.
+        """
         from distributed import wait
+        from distributed.client import FutureCancelledError, FuturesCancelledError
+        from distributed.scheduler import KilledWorker
 
         client = self.client
         workers = max(self.workers(), 1)
@@ -67,9 +73,12 @@ class DaskEngine:
             [data] = client.scatter([item], hash=False)
             return client.submit(func, data, pure=False)
 
-        yield from bounded_map(submit, items, workers * IN_FLIGHT_PER_WORKER,
-                               wait_any=lambda futures: wait(futures, return_when="FIRST_COMPLETED"),
-                               weight=weight, max_weight=workers * IN_FLIGHT_BYTES_PER_WORKER)
+        try:
+            yield from bounded_map(submit, items, workers * IN_FLIGHT_PER_WORKER,
+                                   wait_any=lambda futures: wait(futures, return_when="FIRST_COMPLETED"),
+                                   weight=weight, max_weight=workers * IN_FLIGHT_BYTES_PER_WORKER)
+        except (FutureCancelledError, FuturesCancelledError, KilledWorker) as error:
+            raise worker_lost(error) from None
 
     def workers(self) -> int:
         """Worker threads the cluster has now."""
@@ -101,11 +110,13 @@ def open_engine(engine: str = "local", *, jobs: int | None = None,
     Raises
     ------
     RulelabError
-        For an unknown engine, a scheduler given to the local engine, a missing
-        ``distributed`` package, or a scheduler that cannot be reached.
+        For an unknown engine, ``jobs`` below 1, a scheduler given to the local engine,
+        a missing ``distributed`` package, or a scheduler that cannot be reached.
     """
     if engine not in ENGINES:
         raise RulelabError(f"The 'engine' parameter must be one of {ENGINES}; got {engine!r}")
+    if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1):
+        raise RulelabError(f"The 'jobs' parameter must be a positive number of workers; got {jobs!r}")
     if engine == "local":
         if scheduler is not None:
             raise RulelabError("a scheduler address needs engine='dask'")

@@ -17,6 +17,13 @@ class InputError(RulelabError):
     status = "input_error"
 
 
+class SkippedInput(InputError):
+    """An input rulelab does not open (an archive inside an archive, a ``.gz`` file):
+    one row says so, and the manifest counts it by reason."""
+
+    status = "skipped"
+
+
 class DecodeError(RulelabError):
     """The bytes of a record cannot be turned into text."""
 
@@ -45,6 +52,13 @@ class RulesError(RulelabError, ValueError):
     """An unknown ruleset name or an impossible setting (komi, handicap bonus, ...)."""
 
     status = "rules_error"
+
+
+def worker_lost(error: BaseException) -> RulelabError:
+    """The error a run stops with when a worker dies (killed, out of memory), whatever
+    the engine: it says how to carry on, where a traceback would not."""
+    said = (str(error).strip().splitlines() or [type(error).__name__])[0].rstrip(":")
+    return RulelabError(f"a worker process stopped unexpectedly ({said}); run the same command again to resume")
 
 
 def raise_if_interrupted(error: BaseException) -> None:

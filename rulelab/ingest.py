@@ -10,12 +10,13 @@ collection is, and a run interrupted or repeated makes only the parts it lacks.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import sys
 import time
 from functools import partial
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import pandas as pd
 import pyarrow as pa
@@ -23,27 +24,28 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import __version__
-from .checkpoint import PartStore, RunResult, Stage, publish_table, run_units, table_digest
+from .checkpoint import PartStore, RunResult, Stage, publish_table, run_lock, run_units, table_digest
 from .duplicates import first_copies, mark_duplicates
 from .engines import open_engine
 from .errors import InputError
 from .progress import RunProgress, compile_kernels
 from .records import failure_rows, file_rows
 from .runner import ordered_map
-from .sources import FileFailure, RawFile, describe_inputs, iter_files
-from .tables import GAMES_SCHEMA, read_frame, to_frame, write_json_atomic
+from .sources import FileFailure, RawFile, ReadStats, iter_files
+from .tables import GAMES_SCHEMA, read_frame, read_provenance, to_frame, write_json_atomic
 from .units import plan_units
 
 GAMES_FILE = "games.parquet"
 MANIFEST_FILE = "manifest.json"
 
 
-def _rows_of_batch(batch: list[RawFile | FileFailure], superko: bool) -> list[dict]:
-    rows: list[dict] = []
+def _rows_of_batch(batch: list[RawFile | FileFailure], superko: bool) -> Iterator[dict]:
     for item in batch:
-        rows.extend(failure_rows(item) if isinstance(item, FileFailure)
-                    else file_rows(item, superko=superko))
-    return rows
+        yield from (failure_rows(item) if isinstance(item, FileFailure) else file_rows(item, superko=superko))
+
+
+def _table_of_batch(batch: list[RawFile | FileFailure], superko: bool) -> pa.Table:
+    return pa.Table.from_pylist(list(_rows_of_batch(batch, superko)), schema=GAMES_SCHEMA)
 
 
 def games_stage(superko: bool) -> Stage:
@@ -52,18 +54,20 @@ def games_stage(superko: bool) -> Stage:
                  {"superko": superko}, environment())
 
 
-def run_pipeline(paths: list[str], out: Path, stages: Sequence[Stage], engine, progress: bool) -> RunResult:
-    """Every unit of ``paths`` through ``stages`` on ``engine``, checkpointed under ``out``."""
+def run_pipeline(paths: list[str], out: Path, stages: Sequence[Stage], engine, progress: bool,
+                 stats: ReadStats) -> RunResult:
+    """Every unit of ``paths`` through ``stages`` on ``engine``, checkpointed under ``out``;
+    ``stats`` is filled with what was read (the manifest's inputs and skip counts)."""
     compile_kernels()
-    shown = RunProgress(paths, progress)
+    shown = RunProgress(paths, progress, stats)
     try:
-        return run_units(plan_units(iter_files(paths, stats=shown.stats)), stages, PartStore(out),
+        return run_units(plan_units(iter_files(paths, stats=stats)), stages, PartStore(out),
                          engine, on_done=shown.done)
     finally:
         shown.close()
 
 
-def publish_games(paths: list[str], out: Path, run: RunResult, options: dict, engine: dict,
+def publish_games(out: Path, run: RunResult, stats: ReadStats, options: dict, engine: dict,
                   seconds: float) -> dict:
     """Assemble ``out/games.parquet`` from the run's parts and write the manifest.
 
@@ -71,7 +75,7 @@ def publish_games(paths: list[str], out: Path, run: RunResult, options: dict, en
     """
     store = PartStore(out)
     keys = run.keys["games"]
-    meta = provenance("ingest", paths, options)
+    meta = provenance("ingest", stats.inputs, options)
     digest = table_digest(keys, meta)
     if not (out / GAMES_FILE).is_file() or _recorded_digest(out, "games") != digest:
         first = first_copies(store.read("games", key, ["game_id"])["game_id"] for key in keys)
@@ -90,6 +94,7 @@ def publish_games(paths: list[str], out: Path, run: RunResult, options: dict, en
             "games_failed": found - statuses.get("ok", 0),
             "by_status": dict(sorted(statuses.items())),
             "duplicates": games.num_rows - games["duplicate_of"].null_count,
+            "inputs_skipped": dict(sorted(stats.skipped.items())),
         },
         "timings": {"ingest_seconds": round(seconds, 3),
                     "games_per_second": round(found / seconds, 1) if seconds else None},
@@ -109,24 +114,57 @@ def _recorded_digest(out: Path, table: str) -> str | None:
 
 
 def check_output_folder(paths: Iterable[str], out: Path, files: Iterable[str], force: bool) -> None:
-    """Refuse to write inside an input folder, or over existing results without ``force``."""
+    """Refuse a run folder that cannot be one, inside an input folder, or holding
+    finished results (unless ``force``).
+
+    A table that the manifest does not list is what a run stopped between publishing
+    it and writing the manifest leaves behind: it is not a finished result, and the
+    run that resumes replaces it.
+    """
+    try:
+        os.fsencode(out).decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"the run folder's name {str(out)!r} is not valid UTF-8; choose another") from None
+    if out.exists() and not out.is_dir():
+        raise InputError(f"the run folder {out} exists and is not a folder")
     target = out.resolve()
     for path in paths:
         source = Path(path).resolve()
         if source.is_dir() and (target == source or source in target.parents):
             raise InputError(f"refusing to write into {out}: it is inside the input folder {path}")
-    existing = [name for name in files if (out / name).exists()]
+    existing = [name for name in files if (out / name).exists() and _is_finished(out, name)]
     if existing and not force:
         raise InputError(f"{out / existing[0]} exists; use --force to overwrite")
 
 
-def provenance(command: str, paths: list[str], options: dict) -> dict:
-    """What produced a table: enough to reproduce it and to know if inputs changed."""
+def _is_finished(out: Path, name: str) -> bool:
+    """Whether ``out/name`` is a finished result: the manifest, a table it lists, or a file
+    rulelab did not write."""
+    if name == MANIFEST_FILE:
+        return True
+    try:
+        listed = json.loads((out / MANIFEST_FILE).read_text()).get("tables", {}).values()
+    except (OSError, ValueError, AttributeError):
+        listed = ()
+    if name in listed:
+        return True
+    try:
+        return "command" not in read_provenance(out / name)
+    except (OSError, ValueError, pa.ArrowException):
+        return True
+
+
+def provenance(command: str, inputs: list[dict], options: dict) -> dict:
+    """What produced a table: enough to reproduce it and to know if inputs changed.
+
+    ``inputs`` describes each input by the bytes that were read from it
+    (:attr:`rulelab.sources.ReadStats.inputs`).
+    """
     return {
         "rulelab_version": __version__,
         "command": command,
         "options": options,
-        "inputs": describe_inputs(paths),
+        "inputs": inputs,
     }
 
 
@@ -170,11 +208,13 @@ def ingest(paths: Iterable[str], out: str | Path, *, jobs: int | None = None,
     out = Path(out)
     check_output_folder(paths, out, [GAMES_FILE, MANIFEST_FILE], force)
     out.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    with open_engine(engine, jobs=jobs, scheduler=scheduler) as runner:
-        run = run_pipeline(paths, out, [games_stage(superko)], runner, progress)
-        where = runner.describe()
-    return publish_games(paths, out, run, {"superko": superko}, where, time.perf_counter() - started)
+    with run_lock(out):
+        started = time.perf_counter()
+        stats = ReadStats()
+        with open_engine(engine, jobs=jobs, scheduler=scheduler) as runner:
+            run = run_pipeline(paths, out, [games_stage(superko)], runner, progress, stats)
+            where = runner.describe()
+        return publish_games(out, run, stats, {"superko": superko}, where, time.perf_counter() - started)
 
 
 def environment() -> dict:
@@ -211,8 +251,7 @@ def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
         return read_frame(path / GAMES_FILE)
     compile_kernels()
     units = (unit.items for unit in plan_units(iter_files([str(path)])))
-    tables = [pa.Table.from_pylist(rows, schema=GAMES_SCHEMA)
-              for rows in ordered_map(partial(_rows_of_batch, superko=False), units, jobs)]
+    tables = list(ordered_map(partial(_table_of_batch, superko=False), units, jobs))
     first = first_copies(table["game_id"] for table in tables)
     return to_frame(pa.concat_tables([GAMES_SCHEMA.empty_table(), *mark_duplicates(tables, first)]))
 

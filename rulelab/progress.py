@@ -43,14 +43,14 @@ def counted(items: Iterable[T], total: int, what: str, enabled: bool) -> Iterato
 class RunProgress:
     """A progress bar over the bytes of ``paths``, shown on a terminal when ``enabled``.
 
-    Pass :attr:`stats` to :func:`rulelab.sources.iter_files` and call :meth:`done`
-    with the rows of each unit made or reused.
+    ``stats`` is what :func:`rulelab.sources.iter_files` fills in as it reads; call
+    :meth:`done` with the rows of each unit made or reused.
     """
 
-    def __init__(self, paths: list[str], enabled: bool):
+    def __init__(self, paths: list[str], enabled: bool, stats: ReadStats):
         from tqdm import tqdm
 
-        self.stats = ReadStats()
+        self.stats = stats
         self.games = 0
         shown = enabled and sys.stderr.isatty()
         self.bar = tqdm(total=input_size(paths) if shown else None, unit="B", unit_scale=True,

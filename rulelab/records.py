@@ -2,29 +2,32 @@
 
 This is the per-game work of ingest: decode, split, parse with sgfmill, normalise
 metadata, replay the main line. Any failure becomes the row's ``status`` and ``error``;
-a failure never escapes, so one bad game costs only its own row.
+a failure never escapes, so one bad game costs only its own row. A value its column
+cannot hold (``HA[128]`` in an int8) is stored as null with a warning, so no record can
+stop the table from being written. Rows are made one at a time, so a file of many
+games costs the memory of its text, not of its rows.
 """
 
 from __future__ import annotations
 
 import hashlib
+from typing import Iterator
 
 import numpy as np
+import pyarrow as pa
 
 from . import metadata
+from .board import liberty_map
 from .decoding import Decoded, decode_sgf
-from .errors import RulelabError, raise_if_interrupted
+from .errors import GameError, ParseError, RulelabError, raise_if_interrupted
 from .position import BLACK, COLOUR_NAME, WHITE
 from .replay import replay
-from .sgf import Game, GameText, content_hash, game_events, parse_game, split_games, territory_marks
+from .sgf import (SETUP_ADD, Game, GameText, content_hash, game_events, parse_game, split_games,
+                  territory_marks)
 from .sources import FileFailure, RawFile
-from .tables import games_row
+from .tables import GAMES_SCHEMA, games_row
 
 SUICIDE_BY_RULES = {"nz": "any", "tromp-taylor": "any", "ing": "multi"}
-
-
-def file_sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def printable(name: str | None) -> str | None:
@@ -55,9 +58,10 @@ def failure_rows(failure: FileFailure) -> list[dict]:
     ]
 
 
-def file_rows(raw: RawFile, *, superko: bool = False) -> list[dict]:
-    """Every game of one file as rows; a file that yields no game still yields one row."""
-    sha = file_sha256(raw.data)
+def file_rows(raw: RawFile, *, superko: bool = False) -> Iterator[dict]:
+    """Every game of one file as rows, one at a time; a file that yields no game still
+    yields one row."""
+    sha = raw.sha256
     base = dict(source_path=printable(raw.path), archive_member=printable(raw.member),
                 file_sha256=sha)
     where = location(base["source_path"], base["archive_member"])
@@ -65,24 +69,23 @@ def file_rows(raw: RawFile, *, superko: bool = False) -> list[dict]:
         decoded = decode_sgf(raw.data)
         games, warnings = split_games(decoded.text)
     except RulelabError as error:
-        return [games_row(game_id=sha[:20], status=error.status,
-                          error=printable(f"{where}: {error}"), **base)]
+        yield games_row(game_id=sha[:20], status=error.status, error=printable(f"{where}: {error}"), **base)
+        return
     except Exception as error:  # a bug must cost one row, not the run
         raise_if_interrupted(error)
-        return [games_row(game_id=sha[:20], status="internal_error",
-                          error=f"{where}: {error!r}", **base)]
+        yield games_row(game_id=sha[:20], status="internal_error", error=f"{where}: {error!r}", **base)
+        return
     file_warnings = "; ".join(warnings) or None
-    return [
-        game_row(text, decoded, base, file_warnings if text.index == 0 else None, superko)
-        for text in games
-    ]
+    for text in games:
+        yield game_row(text, decoded, base, file_warnings if text.index == 0 else None, superko)
 
 
 def game_row(text: GameText, decoded: Decoded, base: dict, warnings: str | None,
              superko: bool) -> dict:
     """Parse, normalise and replay one game; errors are recorded, never raised."""
+    identity = text.text if text.unread is None else f"{base['file_sha256']}@{text.offset}"
     row = games_row(
-        game_id=hashlib.sha256(text.text.encode("utf-8", "surrogatepass")).hexdigest()[:20],
+        game_id=hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()[:20],
         game_index=text.index,
         encoding_used=decoded.encoding,
         encoding_lossy=decoded.lossy,
@@ -91,12 +94,20 @@ def game_row(text: GameText, decoded: Decoded, base: dict, warnings: str | None,
         **base,
     )
     try:
+        if text.unread is not None:
+            raise ParseError(text.unread)
         game = parse_game(text.text)
-        row.update(describe(game))
+        described = describe(game)
+        add_warning(row, described.pop("warnings"))
+        row.update(described)
         events = game_events(game)
         row["moves_hash"] = content_hash(game, events)
         row["game_id"] = record_id(row)
         row.update(replayed(game, events, row, superko))
+        for problem in unfit_values(row):
+            add_warning(row, problem)
+        if (events[:, 0] == SETUP_ADD).any():  # moves alone never leave a stone without liberties
+            check_liberties(row)
     except RulelabError as error:
         row["status"] = error.status
         row["error"] = f"{location(base['source_path'], base['archive_member'], text.index)}: {error}"
@@ -107,6 +118,37 @@ def game_row(text: GameText, decoded: Decoded, base: dict, warnings: str | None,
     return row
 
 
+def add_warning(row: dict, warning: str | None) -> None:
+    """Append ``warning`` to the row's ``warnings`` (``; ``-separated)."""
+    if warning:
+        row["warnings"] = f"{row['warnings']}; {warning}" if row["warnings"] else warning
+
+
+_INT_RANGES = {f.name: np.iinfo(f.type.to_pandas_dtype()) for f in GAMES_SCHEMA if pa.types.is_integer(f.type)}
+
+
+def unfit_values(row: dict) -> Iterator[str]:
+    """Null every integer its column cannot hold, saying so: the table is written whatever a record holds."""
+    for name, bounds in _INT_RANGES.items():
+        value = row[name]
+        if value is not None and not bounds.min <= value <= bounds.max:
+            row[name] = None
+            yield f"{name} {value} does not fit the column ({bounds.dtype}); stored as null"
+
+
+def check_liberties(row: dict) -> None:
+    """Refuse a final position with stones that have no liberty: only a setup can leave
+    one (a move captures or is refused), and no ruleset can score it as a finished game.
+
+    Raises
+    ------
+    GameError
+        Naming how many such stones there are; the row keeps its other columns.
+    """
+    board = np.frombuffer(row["board"], dtype=np.int8).reshape(row["board_rows"], row["board_cols"])
+    airless = int((liberty_map(board) == 0).sum())
+    if airless:
+        raise GameError(f"the setup leaves {airless} stone(s) with no liberty; the position is not scored")
 IDENTITY_COLUMNS = ("moves_hash", "result_raw", "komi_raw", "rules_raw", "handicap_raw",
                     "black_player", "white_player", "date_raw")
 
@@ -123,7 +165,7 @@ def record_id(row: dict) -> str:
 
 
 def describe(game: Game) -> dict:
-    """The normalised metadata columns of a parsed game."""
+    """The normalised metadata columns of a parsed game (``warnings``: what was not read)."""
     root = {key: values[0] if values else "" for key, values in game.root.items()}
     source = metadata.detect_source(root)
     rows, cols = game.size
@@ -148,6 +190,7 @@ def describe(game: Game) -> dict:
         rules_raw=root.get("RU"),
         rules=metadata.parse_rules(root.get("RU")),
         variations_skipped=game.variations,
+        warnings=result.warning,
     )
 
 

@@ -132,13 +132,13 @@ def check_komi(komi: object, where: str, board_points: int = MAX_BOARD_POINTS) -
     value = float(komi)
     if not math.isfinite(value):
         raise RulesError(f"The 'komi' {where} must be finite; got {value}")
-    if value * 2 != round(value * 2):
-        raise RulesError(f"The 'komi' {where} must be a multiple of 0.5; got {value:g}")
-    if abs(value) > board_points:
+    if abs(value) > board_points:  # first: doubling 1e308 overflows
         raise RulesError(
             f"The 'komi' {where} must not exceed the {board_points} points of the board; "
             f"got {value:g}"
         )
+    if value * 2 != round(value * 2):
+        raise RulesError(f"The 'komi' {where} must be a multiple of 0.5; got {value:g}")
     return value
 
 

@@ -21,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TypeVar
 
-from .errors import RulelabError
+from .errors import worker_lost
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -51,8 +51,7 @@ def process_pool(jobs: int) -> Iterator[Executor]:
         yield pool
     except BrokenProcessPool as error:
         pool.shutdown(wait=False, cancel_futures=True)
-        raise RulelabError(f"a worker process stopped unexpectedly ({error}); "
-                           "run the same command again to resume") from None
+        raise worker_lost(error) from None
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise

@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 import pandas as pd
 import pyarrow.parquet as pq
 
-from .checkpoint import PartStore, Stage, publish_table, table_digest
+from .checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
 from .duplicates import copies_of_games, mark_score_copies
 from .engines import open_engine
 from .errors import RulelabError, RulesError, raise_if_interrupted
@@ -25,6 +25,7 @@ from .life import decide_life
 from .position import BLACK, EMPTY, WHITE, Position
 from .rules import PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out
 from .scoring import score_all
+from .sources import ReadStats, describe_inputs
 from .tables import SCORES_SCHEMA, read_frame, write_json_atomic
 
 SCORES_FILE = "scores.parquet"
@@ -172,8 +173,18 @@ def failed_scores(rulesets: Sequence[Ruleset], record: Ruleset | None, error: Ex
 def resolve_rulesets(rules: Iterable[str] | None, komi: float | None,
                      playout: str = "captured") -> list[Ruleset]:
     """Named presets (all by default), each at ``komi`` when one is given, under the
-    play-out model ``playout`` (:data:`rulelab.rules.PLAYOUT_MODELS`)."""
+    play-out model ``playout`` (:data:`rulelab.rules.PLAYOUT_MODELS`).
+
+    Raises
+    ------
+    RulesError
+        For an unknown name, or a ruleset named twice (it would score every game twice).
+    """
     chosen = [get_ruleset(name.strip()) for name in rules] if rules else list(PRESETS.values())
+    named = [r.name for r in chosen]
+    twice = sorted({name for name in named if named.count(name) > 1})
+    if twice:
+        raise RulesError(f"The 'rules' parameter names {', '.join(twice)} more than once")
     chosen = [played_out(r, playout) for r in chosen]
     return [r.with_komi(komi) for r in chosen] if komi is not None else chosen
 
@@ -184,7 +195,7 @@ def _current_ingest_options(out: Path, paths: list[str]) -> dict | None:
     if not (out / GAMES_FILE).is_file() or not manifest.is_file():
         return None
     recorded = json.loads(manifest.read_text())
-    if recorded.get("inputs") != provenance("ingest", paths, {})["inputs"]:
+    if recorded.get("inputs") != describe_inputs(paths):
         return None
     return {"superko": recorded.get("options", {}).get("superko", False)}
 
@@ -244,16 +255,24 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     else:
         check_output_folder(paths, out, [SCORES_FILE], force)
     out.mkdir(parents=True, exist_ok=True)
+    with run_lock(out):
+        return _score_into(out, paths, scores_stage(rulesets, life, komi, assume_rules, playout),
+                           ingest_options, jobs, progress, engine, scheduler)
+
+
+def _score_into(out: Path, paths: list[str], stage: Stage, ingest_options: dict, jobs: int | None,
+                progress: bool, engine: str, scheduler: str | None) -> dict:
+    """The work of :func:`score` once its run folder is checked and locked."""
     started = time.perf_counter()
-    stage = scores_stage(rulesets, life, komi, assume_rules, playout)
+    stats = ReadStats()
     with open_engine(engine, jobs=jobs, scheduler=scheduler) as runner:
-        run = run_pipeline(paths, out, [games_stage(**ingest_options), stage], runner, progress)
+        run = run_pipeline(paths, out, [games_stage(**ingest_options), stage], runner, progress, stats)
         where = runner.describe()
     seconds = time.perf_counter() - started
-    manifest = publish_games(paths, out, run, ingest_options, where, seconds)
+    manifest = publish_games(out, run, stats, ingest_options, where, seconds)
     store = PartStore(out)
     keys = run.keys["scores"]
-    meta = provenance("score", paths, stage.options)
+    meta = provenance("score", stats.inputs, stage.options)
     copies = copies_of_games(pq.read_table(out / GAMES_FILE, columns=["game_id", "duplicate_of"]))
     count = publish_table(store, "scores", keys, out / SCORES_FILE, SCORES_SCHEMA, meta,
                           lambda groups: mark_score_copies(groups, copies))

@@ -27,6 +27,17 @@ What is tolerated and what is an error:
   as FF[3] prescribes, so ``AddBlack`` reads as ``AB``;
 - moves off the board, bad ``SZ``, ``GM`` other than 1: GameError.
 
+Budgets, so that no record costs more than a constant times its size:
+
+- splitting a file scans at most ``SPLIT_WORK_PER_CHAR`` times its length: each game
+  tree that never closes is scanned to the end of the file, so a file of thousands of
+  unclosed openings (``'(;GM[\n' * 100000``) would cost their square; past the budget the
+  rest of the file is one row that says so;
+- at most ``MAX_GAMES_PER_FILE`` games per file, and one row for the rest;
+- at most ``MAX_NODES`` nodes (``;``) and ``MAX_VALUES`` values (``[``) per game tree,
+  and ``MAX_EVENTS`` setup points and moves per main line (one ``AB[aa:ss]`` is 361
+  points): a GameError past any of them.
+
 Within a node, setup comes before the move: ``AE`` first, then ``AB``, then ``AW``, then
 ``B``, then ``W``. A node holding both ``B`` and ``W`` (not valid SGF, but written by
 some converters) plays both, Black first.
@@ -51,6 +62,16 @@ MOVE, SETUP_ADD, SETUP_EMPTY = 0, 1, 2
 MIN_SIZE, MAX_SIZE = 2, 25
 PASS_SIZE_LIMIT = 19
 """On boards up to this size ``tt`` means pass (FF[3] convention)."""
+
+SPLIT_WORK_PER_CHAR = 8
+"""Characters :func:`split_games` may scan per character of the file."""
+MAX_GAMES_PER_FILE = 20_000
+MAX_NODES = 250_000
+"""Nodes of one game tree, variations included (a 100,000-move nest of variations fits)."""
+MAX_VALUES = 500_000
+"""Property values of one game tree: each costs a Python str or two while it is read."""
+MAX_EVENTS = 250_000
+"""Setup points and moves of one main line."""
 
 _WS = "[ \\t\\n\\r\\f\\v]"
 _GAME_START = re.compile(rf"\({_WS}*;")
@@ -83,6 +104,9 @@ class GameText:
     text: str
     offset: int
     """Character offset of the game's ``(`` in the decoded file text."""
+    unread: str | None = None
+    """Why the text from ``offset`` on was not split into games (a budget ran out);
+    ``text`` is then empty and the game is a ParseError."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +141,10 @@ def split_games(text: str) -> tuple[list[GameText], list[str]]:
     warnings : list of str
         What was skipped or cut, with character offsets.
 
+    Past a budget (``MAX_GAMES_PER_FILE`` games, or ``SPLIT_WORK_PER_CHAR`` characters
+    scanned per character of ``text``) the last GameText stands for the rest of the
+    text, unread, with the reason in :attr:`GameText.unread`.
+
     Raises
     ------
     ParseError
@@ -135,13 +163,13 @@ def split_games(text: str) -> tuple[list[GameText], list[str]]:
     games: list[GameText] = []
     warnings: list[str] = []
     position = 0
+    work = SPLIT_WORK_PER_CHAR * len(text)
     headless = _HEADLESS_TREE.match(text)
     if headless:
         start = headless.end() - 1
-        end = _add_game(text, start, 1, games, warnings)
+        position, work = _add_game(text, start, 1, games, warnings, work)
         warnings.append(f"game 0 at offset {start}: the opening '(' is missing; added")
         games[0] = GameText(0, "(" + games[0].text, start)
-        position = end
     while True:
         start_match = _GAME_START.search(text, position)
         start = start_match.start() if start_match else len(text)
@@ -150,25 +178,45 @@ def split_games(text: str) -> tuple[list[GameText], list[str]]:
             warnings.append(f"skipped {len(junk)} characters outside game trees at offset {position}")
         if start_match is None:
             break
-        position = _add_game(text, start, 0, games, warnings)
+        unread = _budget_spent(len(games), work, len(text) - start)
+        if unread:
+            games.append(GameText(len(games), "", start, unread))
+            warnings.append(f"game {len(games) - 1} at offset {start}: {unread}")
+            break
+        position, work = _add_game(text, start, 0, games, warnings, work)
     if not games:
         raise ParseError("no SGF game tree found (no '(;' outside property values)")
     return games, warnings
 
 
-def _add_game(text: str, start: int, depth: int, games: list[GameText], warnings: list[str]) -> int:
+def _budget_spent(games: int, work: int, rest: int) -> str | None:
+    """Why the rest of a file (``rest`` characters) is not split, if a budget ran out."""
+    if games >= MAX_GAMES_PER_FILE:
+        return f"the file holds more than {MAX_GAMES_PER_FILE:,} games; the rest ({rest:,} characters) is not read"
+    if work < 0:
+        return (f"splitting stopped: too many game trees that never close; "
+                f"the rest ({rest:,} characters) is not read")
+    return None
+
+
+def _add_game(text: str, start: int, depth: int, games: list[GameText], warnings: list[str],
+              work: int) -> tuple[int, int]:
     """Append the game tree starting at ``start`` (``depth`` parentheses already open).
 
-    Returns where scanning resumes. A tree that does not close is cut at the next line
-    that starts a game with a root property, so the games after it survive.
+    Returns where scanning resumes and the scanning budget left. A tree that does not
+    close is cut at the next line that starts a game with a root property, so the games
+    after it survive; finding that it does not close took a scan to the end of the text.
     """
     end, problem = _tree_end(text, start, depth)
     if problem:
+        work -= len(text) - start
         restart = _REROOT.search(text, start + 1)
         end = restart.start() if restart else len(text)
         warnings.append(f"game {len(games)} at offset {start}: {problem}; cut at offset {end}")
+    else:
+        work -= end - start
     games.append(GameText(len(games), text[start:end], start))
-    return end
+    return end, work
 
 
 def _tree_end(text: str, start: int, depth: int) -> tuple[int, str | None]:
@@ -204,7 +252,9 @@ def parse_game(text: str) -> Game:
     ParseError
         If the text is not a well-formed SGF game tree; the message says where.
     GameError
-        If the root says it is not a Go game (``GM``) or has an unusable ``SZ``.
+        If the root says it is not a Go game (``GM``), has an unusable ``SZ``, or the
+        tree holds more than ``MAX_NODES`` nodes (counted as ``;``) or ``MAX_VALUES``
+        values (counted as ``[``), comments included.
 
     Examples
     --------
@@ -216,6 +266,10 @@ def parse_game(text: str) -> Game:
     """
     if not isinstance(text, str):
         raise ParseError(f"parse_game() needs str, got {type(text).__name__}")
+    if text.count(";") > MAX_NODES:
+        raise GameError(f"the game tree has more than {MAX_NODES:,} nodes; not read")
+    if text.count("[") > MAX_VALUES:
+        raise GameError(f"the game tree has more than {MAX_VALUES:,} property values; not read")
     main_line = _read_main_line(text)
     if main_line is None:
         return _parse_with_sgfmill(text)
@@ -455,8 +509,8 @@ def game_events(game: Game) -> np.ndarray:
     Raises
     ------
     GameError
-        If a move or setup point is off the board; the message names the move number,
-        the node and the value.
+        If a move or setup point is off the board (the message names the move number,
+        the node and the value), or the main line has more than ``MAX_EVENTS`` of them.
 
     Examples
     --------
@@ -468,12 +522,19 @@ def game_events(game: Game) -> np.ndarray:
     flat: list[int] = []
     for number, node in enumerate(game.nodes):
         if not _SETUP_IDENTS.isdisjoint(node):
-            flat += _setup_events(node, number, game.size)
+            _add_setup_events(flat, node, number, game.size)
         for ident, colour in _MOVES:
             for value in node.get(ident, ()):
                 point = points.get(value) or _odd_move_point(value, game.size, flat, number, ident)
                 flat += (MOVE, colour, *point)
+        _check_events(flat, number)
     return np.array(flat, dtype=np.int16).reshape(-1, 4)
+
+
+def _check_events(flat: list[int], node: int) -> None:
+    if len(flat) > 4 * MAX_EVENTS:
+        raise GameError(f"the main line has more than {MAX_EVENTS:,} setup points and moves "
+                        f"by node {node}; not read")
 
 
 _SETUP = (("AE", SETUP_EMPTY, EMPTY), ("AB", SETUP_ADD, BLACK), ("AW", SETUP_ADD, WHITE))
@@ -482,13 +543,13 @@ _MOVES = (("B", BLACK), ("W", WHITE))
 _PASS = (-1, -1)
 
 
-def _setup_events(node: dict[str, list[str]], number: int, size: tuple[int, int]) -> list[int]:
-    flat: list[int] = []
+def _add_setup_events(flat: list[int], node: dict[str, list[str]], number: int,
+                      size: tuple[int, int]) -> None:
     for ident, kind, colour in _SETUP:
         for value in node.get(ident, ()):
             for point in _point_list(value, size, f"main-line node {number}: {ident}[{value}]"):
                 flat += (kind, colour, *point)
-    return flat
+            _check_events(flat, number)
 
 
 @functools.lru_cache(maxsize=None)

@@ -12,10 +12,17 @@ Decisions, so that a run over any collection is deterministic and safe:
   (any case) are game files, and archives found in folders are opened.
 - Archive members with absolute paths or ``..`` components, links and device
   entries are reported without reading their content.
-- Archives inside archives are not opened: they are counted in
-  :attr:`ReadStats.skipped` as ``"nested archive"``. Opening them would let one
-  compressed member expand past every cap, and collections that ship one (GNU Go's
-  ``seki_exotics.tgz``) also ship its contents beside it.
+- Archives inside archives and compressed single files (``.sgf.gz``) are not opened:
+  each is one ``"skipped"`` row and is counted in :attr:`ReadStats.skipped`. Opening
+  them would let one compressed member expand past every cap, and collections that
+  ship one (GNU Go's ``seki_exotics.tgz``) also ship its contents beside it.
+- Only regular files are opened, and a file is checked to be one on the open
+  descriptor, so a FIFO or a device (named on the command line, or swapped in for a
+  file mid-run) is a row, never a read that blocks or never ends.
+- Each input is hashed once, from the bytes read (:attr:`ReadStats.inputs`), so the
+  manifest describes exactly what was parsed, and a path that vanishes or fails
+  costs its own row, never the run. No exception raised while reading one input
+  leaves :func:`iter_files`: it becomes that input's row.
 - Tar archives are decompressed by format (gzip, xz, bzip2 or none, told by their
   first bytes, not their name); a stream that stops early is reported with the
   number of members read before the damage, and those members are kept.
@@ -37,8 +44,9 @@ import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
-from rulelab.errors import InputError, RulelabError
+from rulelab.errors import InputError, RulelabError, SkippedInput, raise_if_interrupted
 
 MiB = 1 << 20
 GiB = 1 << 30
@@ -46,6 +54,8 @@ GiB = 1 << 30
 GAME_SUFFIXES = (".sgf", ".mgt")
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".tar.bz2")
 ZIP_SUFFIXES = (".zip",)
+COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".z", ".zst", ".7z", ".rar")
+"""Compressed single files (``game.sgf.gz``): skipped with a row, never decompressed."""
 _CHUNK = MiB
 _UNSAFE_START = re.compile(r"^(?:[/\\]|[A-Za-z]:)")
 _DECOMPRESSORS = ((b"\x1f\x8b", gzip.open), (b"\xfd7zXZ\x00", lzma.open), (b"BZh", bz2.open))
@@ -62,9 +72,11 @@ class Limits:
     """All of one archive, decompressed (tar: the whole stream, skipped members included)."""
     max_members: int = 2_000_000
     """Entries of one archive, folders and ignored files included."""
+    max_header_bytes: int = MiB
+    """One tar header record (pax, GNU long name): tarfile holds it whole in memory."""
 
     def __post_init__(self) -> None:
-        for name in ("max_file_bytes", "max_archive_bytes", "max_members"):
+        for name in ("max_file_bytes", "max_archive_bytes", "max_members", "max_header_bytes"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise InputError(f"Limits.{name} must be a positive int, got {value!r}")
@@ -79,6 +91,11 @@ class RawFile:
     member: str | None
     """The archive member name, or None for a plain file."""
     data: bytes
+
+    @cached_property
+    def sha256(self) -> str:
+        """SHA-256 of ``data``: computed once, then shared by the unit key, the row and the manifest."""
+        return hashlib.sha256(self.data).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -97,12 +114,17 @@ class ReadStats:
     game_files: int = 0
     """Files and members returned as :class:`RawFile`."""
     failures: int = 0
-    """:class:`FileFailure` items returned."""
+    """:class:`FileFailure` items returned (skipped inputs excluded)."""
     skipped: Counter = field(default_factory=Counter)
-    """Files and members ignored, by reason: "not a game file", "nested archive"."""
+    """Files and members ignored, by reason: "not a game file", "nested archive",
+    "compressed file" (the last two also have a row each)."""
     bytes_read: int = 0
     """Bytes of input files read so far, as stored (an archive counts as far as its
     reader has come), to set against :func:`input_size`."""
+    inputs: list = field(default_factory=list)
+    """Per path given, what was read: ``path``, ``kind`` (file, archive, folder, or
+    unread), ``size`` and ``sha256`` of the bytes read (for a folder, of the relative
+    paths and digests of the files read in it)."""
 
 
 def iter_files(
@@ -144,45 +166,50 @@ def iter_files(
     """
     stats = stats if stats is not None else ReadStats()
     for given in _checked_paths(paths):
-        for item in _read_input(given, limits, stats):
-            if isinstance(item, FileFailure):
-                stats.failures += 1
-            else:
-                stats.game_files += 1
+        described = {"path": given, "kind": "unread", "size": None, "sha256": None}
+        try:
+            for item in _read_input(given, limits, stats, described):
+                _count(item, stats)
+                yield item
+        except Exception as error:  # a library's surprise costs this input, not the run
+            raise_if_interrupted(error)
+            item = _failure(given, None, f"reading stopped by an unexpected error: {error!r}")
+            _count(item, stats)
             yield item
+        stats.inputs.append(described)
 
 
-def describe_inputs(paths: Iterable[str | os.PathLike]) -> list[dict]:
-    """Path, kind, size and SHA-256 of each input, for the manifest.
+def describe_inputs(paths: Iterable[str | os.PathLike], limits: Limits = Limits()) -> list[dict]:
+    """What :attr:`ReadStats.inputs` would say of ``paths`` now, without parsing anything.
 
-    A folder's size is the total of the regular files in it, and its hash covers their
-    relative paths and contents in walk order, so it changes when any file does.
-
-    Raises
-    ------
-    InputError
-        If a path does not exist or cannot be read.
+    For the cheap "is the run in this folder still current?" checks: archives are hashed,
+    not opened; inputs that cannot be read are described as unread, never raised.
 
     Examples
     --------
     >>> import pathlib, shutil, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "game.sgf").write_bytes(b"(;)")
-    >>> [(d["kind"], d["size"], d["sha256"][:12]) for d in describe_inputs([folder / "game.sgf"])]
-    [('file', 3, '635ff9390cd6')]
+    >>> stats = ReadStats()
+    >>> _ = list(iter_files([folder, folder / "game.sgf"], stats=stats))
+    >>> describe_inputs([folder, folder / "game.sgf"]) == stats.inputs
+    True
     >>> shutil.rmtree(folder)
     """
     described = []
     for path in _checked_paths(paths):
-        try:
-            if os.path.isdir(path):
-                described.append(_describe_folder(path))
-            else:
-                kind = "archive" if _archive_kind(path) else "file"
-                size, digest = _hash_file(path)
-                described.append({"path": path, "kind": kind, "size": size, "sha256": digest})
-        except OSError as error:
-            raise InputError(f"{path}: cannot read input: {error.strerror or error}") from None
+        entry = {"path": path, "kind": "unread", "size": None, "sha256": None}
+        if os.path.isdir(path):
+            size, digest = 0, hashlib.sha256()
+            for file, kind in _walk_folder(path):
+                seen = _hash_input(file, limits, explicit=False) if kind == "file" else None
+                if seen is not None:
+                    size += seen[0]
+                    _hash_folder_entry(digest, path, file, seen[1])
+            entry.update(kind="folder", size=size, sha256=digest.hexdigest())
+        elif (seen := _hash_input(path, limits, explicit=True)) is not None:
+            entry.update(kind="archive" if _archive_kind(path) else "file", size=seen[0], sha256=seen[1])
+        described.append(entry)
     return described
 
 
@@ -204,6 +231,32 @@ def input_size(paths: Iterable[str | os.PathLike]) -> int:
     return total
 
 
+def _hash_folder_entry(digest, folder: str, path: str, file_digest: str) -> None:
+    """A folder's hash covers the relative path and the digest of each file read in it."""
+    digest.update(f"{os.path.relpath(path, folder)}\0{file_digest}\n".encode("utf-8", "surrogateescape"))
+
+
+def _hash_input(path: str, limits: Limits, explicit: bool) -> tuple[int, str] | None:
+    """Size and hash of a file :func:`iter_files` would read whole, or None if it would not."""
+    kind = _archive_kind(path)
+    if _is_compressed(path) and not kind or not (kind or explicit or _is_game_name(path)):
+        return None
+    try:
+        with _open_regular(path) as stream:
+            if not kind and os.fstat(stream.fileno()).st_size > limits.max_file_bytes:
+                return None
+            return _Hashing(stream).seen()
+    except (OSError, _NotRegular):
+        return None
+
+
+def _count(item: RawFile | FileFailure, stats: ReadStats) -> None:
+    if isinstance(item, RawFile):
+        stats.game_files += 1
+    elif not isinstance(item.error, SkippedInput):
+        stats.failures += 1
+
+
 def _checked_paths(paths: Iterable[str | os.PathLike]) -> list[str]:
     if isinstance(paths, (str, bytes, os.PathLike)):
         raise InputError(f"expected a list of paths, got the single path {paths!r}")
@@ -213,31 +266,14 @@ def _checked_paths(paths: Iterable[str | os.PathLike]) -> list[str]:
         raise InputError(f"expected a list of str or os.PathLike paths: {error}") from None
 
 
-def _describe_folder(folder: str) -> dict:
-    size = 0
-    digest = hashlib.sha256()
-    for path, kind in _walk_folder(folder):
-        if kind == "file":
-            file_size, file_digest = _hash_file(path)
-            size += file_size
-            entry = f"{os.path.relpath(path, folder)}\0{file_digest}\n"
-            digest.update(entry.encode("utf-8", "surrogateescape"))
-    return {"path": folder, "kind": "folder", "size": size, "sha256": digest.hexdigest()}
-
-
-def _hash_file(path: str) -> tuple[int, str]:
-    digest = hashlib.sha256()
-    size = 0
-    with open(path, "rb") as stream:
-        while chunk := stream.read(_CHUNK):
-            size += len(chunk)
-            digest.update(chunk)
-    return size, digest.hexdigest()
-
-
-def _failure(path: str, member: str | None, message: str) -> FileFailure:
+def _failure(path: str, member: str | None, message: str, error=InputError) -> FileFailure:
     where = f"{path}!{member}" if member is not None else path
-    return FileFailure(path, member, InputError(f"{where}: {message}"))
+    return FileFailure(path, member, error(f"{where}: {message}"))
+
+
+def _skipped(path: str, member: str | None, reason: str, stats: ReadStats) -> FileFailure:
+    stats.skipped[reason] += 1
+    return _failure(path, member, f"{reason}; not opened (unpack it to read its games)", SkippedInput)
 
 
 def _too_big(path: str, member: str | None, size: int, limit: int) -> FileFailure:
@@ -270,25 +306,89 @@ def _archive_kind(name: str) -> str | None:
     return None
 
 
-def _read_input(path: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile | FileFailure]:
-    """One input named by the caller: a folder, an archive, or a file of any name."""
+def _is_compressed(name: str) -> bool:
+    return name.lower().endswith(COMPRESSED_SUFFIXES)
+
+
+class _NotRegular(Exception):
+    """The path opened is a FIFO, a device or a socket."""
+
+
+def _open_regular(path: str):
+    """``path`` opened for binary reading, refused unless it is a regular file.
+
+    Opened without blocking (a FIFO with no writer would wait forever) and checked on the
+    descriptor, so a file swapped for a FIFO after an earlier ``stat`` is still refused.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _NotRegular(path)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+class _Hashing(io.RawIOBase):
+    """A read-only stream that hashes every byte read through it, in order."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self.digest = hashlib.sha256()
+        self.size = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self._stream.read(len(buffer))
+        self.digest.update(data)
+        self.size += len(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+    def seen(self) -> tuple[int, str]:
+        """Size and SHA-256 of the whole stream: what was not read yet is read now."""
+        while self.read(_CHUNK):
+            pass
+        return self.size, self.digest.hexdigest()
+
+
+def _read_input(path: str, limits: Limits, stats: ReadStats,
+                described: dict) -> Iterator[RawFile | FileFailure]:
+    """One input named by the caller: a folder, an archive, or a file of any name.
+
+    ``described`` is filled in with the kind, size and hash of what was read.
+    """
     try:
         mode = os.stat(path).st_mode
     except OSError as error:
         yield _failure(path, None, f"cannot read input: {error.strerror or error}")
         return
     if stat.S_ISDIR(mode):
-        yield from _read_folder(path, limits, stats)
-    else:
-        yield from _read_file(path, limits, stats, explicit=True)
+        size, digest = yield from _read_folder(path, limits, stats)
+        described.update(kind="folder", size=size, sha256=digest)
+        return
+    seen = yield from _read_file(path, limits, stats, explicit=True)
+    if seen is not None:
+        described.update(kind="archive" if _archive_kind(path) else "file", size=seen[0], sha256=seen[1])
 
 
-def _read_folder(folder: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile | FileFailure]:
+def _read_folder(folder: str, limits: Limits, stats: ReadStats):
+    """The folder's items; returns the total size and one hash of the files read in it."""
+    size = 0
+    digest = hashlib.sha256()
     for path, kind in _walk_folder(folder):
-        if kind == "file":
-            yield from _read_file(path, limits, stats, explicit=False)
-        else:
+        if kind != "file":
             yield _failure(path, None, kind)
+            continue
+        seen = yield from _read_file(path, limits, stats, explicit=False)
+        if seen is not None:
+            size += seen[0]
+            _hash_folder_entry(digest, folder, path, seen[1])
+    return size, digest.hexdigest()
 
 
 def _walk_folder(folder: str) -> Iterator[tuple[str, str]]:
@@ -322,31 +422,40 @@ def _walk_folder(folder: str) -> Iterator[tuple[str, str]]:
         pending.extend(reversed(children))
 
 
-def _read_file(
-    path: str, limits: Limits, stats: ReadStats, explicit: bool
-) -> Iterator[RawFile | FileFailure]:
+def _read_file(path: str, limits: Limits, stats: ReadStats, explicit: bool):
+    """The items of one file; returns its size and SHA-256 as read, or None if it was not read."""
     kind = _archive_kind(path)
-    if kind == "zip":
-        yield from _read_zip(path, limits, stats)
-    elif kind == "tar":
-        yield from _read_tar(path, limits, stats)
-    elif explicit or _is_game_name(path):
-        item = _read_plain_file(path, limits)
-        stats.bytes_read += len(item.data) if isinstance(item, RawFile) else 0
-        yield item
-    else:
+    if not kind and _is_compressed(path):
+        yield _skipped(path, None, "compressed file", stats)
+        return None
+    if not (kind or explicit or _is_game_name(path)):
         stats.skipped["not a game file"] += 1
-
-
-def _read_plain_file(path: str, limits: Limits) -> RawFile | FileFailure:
+        return None
     try:
-        status = os.stat(path)
-        if not stat.S_ISREG(status.st_mode):
-            return _failure(path, None, "not a regular file")
-        if status.st_size > limits.max_file_bytes:
-            return _too_big(path, None, status.st_size, limits.max_file_bytes)
-        with open(path, "rb") as stream:
-            data = _read_capped(stream, limits.max_file_bytes)
+        stream = _open_regular(path)
+    except _NotRegular:
+        yield _failure(path, None, "not a regular file; not read")
+        return None
+    except OSError as error:
+        yield _failure(path, None, f"cannot read file: {error.strerror or error}")
+        return None
+    with stream:
+        if kind == "zip":
+            return (yield from _read_zip(path, stream, limits, stats))
+        if kind == "tar":
+            return (yield from _read_tar(path, stream, limits, stats))
+        item = _read_plain_file(path, stream, limits)
+    stats.bytes_read += len(item.data) if isinstance(item, RawFile) else 0
+    yield item
+    return (len(item.data), item.sha256) if isinstance(item, RawFile) else None
+
+
+def _read_plain_file(path: str, stream, limits: Limits) -> RawFile | FileFailure:
+    try:
+        size = os.fstat(stream.fileno()).st_size
+        if size > limits.max_file_bytes:
+            return _too_big(path, None, size, limits.max_file_bytes)
+        data = _read_capped(stream, limits.max_file_bytes)
     except OSError as error:
         return _failure(path, None, f"cannot read file: {error.strerror or error}")
     if data is None:
@@ -379,9 +488,19 @@ def _skip_reason(name: str) -> str | None:
     """Why a safe member is ignored, or None for a game file."""
     if _archive_kind(name):
         return "nested archive"
+    if _is_compressed(name):
+        return "compressed file"
     if not _is_game_name(name):
         return "not a game file"
     return None
+
+
+def _skip(path: str, member: str, reason: str, stats: ReadStats) -> FileFailure | None:
+    """The row of a member skipped for ``reason`` (only archives and compressed files get one)."""
+    if reason == "not a game file":
+        stats.skipped[reason] += 1
+        return None
+    return _skipped(path, member, reason, stats)
 
 
 class _CappedReader(io.RawIOBase):
@@ -411,38 +530,64 @@ class _CappedReader(io.RawIOBase):
         return len(data)
 
 
-def _decompressed(raw):
-    """``raw`` (a binary file) wrapped in the decompressor its first bytes call for."""
-    magic = raw.read(6)
-    raw.seek(0)
+def _decompressed(raw: io.BufferedReader):
+    """``raw`` wrapped in the decompressor its first bytes call for (peeked, not consumed)."""
+    magic = raw.peek(6)[:6]
     for signature, opener in _DECOMPRESSORS:
         if magic.startswith(signature):
             return opener(raw, "rb")
     return raw
 
 
-def _read_tar(path: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile | FileFailure]:
+class _HeaderTooLarge(Exception):
+    """A tar header record (pax, GNU long name) longer than ``Limits.max_header_bytes``."""
+
+
+_HEADER_TYPES = frozenset((tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE,
+                           tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK))
+
+
+def _capped_tarinfo(limit: int) -> type[tarfile.TarInfo]:
+    """A TarInfo that refuses a header record over ``limit`` bytes before tarfile reads it."""
+
+    class CappedTarInfo(tarfile.TarInfo):
+        @classmethod
+        def frombuf(cls, buf, encoding, errors):
+            info = super().frombuf(buf, encoding, errors)
+            if info.type in _HEADER_TYPES and info.size > limit:
+                raise _HeaderTooLarge(f"a header record of {info.size:,} bytes is over the "
+                                      f"{limit:,}-byte limit")
+            return info
+
+    return CappedTarInfo
+
+
+def _read_tar(path: str, stream, limits: Limits, stats: ReadStats):
+    """Tar members in stream order; returns the archive's size and hash."""
     done = 0
     before = stats.bytes_read
     current = None
     reader = None
     error = None
+    raw = _Hashing(stream)
     try:
-        with open(path, "rb") as raw:
-            reader = _CappedReader(_decompressed(raw), limits.max_archive_bytes)
-            with tarfile.open(fileobj=reader, mode="r|") as tar:
-                while (info := tar.next()) is not None:
-                    tar.members.clear()  # stream mode would keep every header in memory
-                    if done == limits.max_members:
-                        yield _too_many_members(path, limits)
-                        return
-                    current = info.name
-                    item = _tar_member(path, tar, info, limits, stats)
-                    stats.bytes_read = before + raw.tell()
-                    if item is not None:
-                        yield item
-                    current = None
-                    done += 1
+        reader = _CappedReader(_decompressed(io.BufferedReader(raw, _CHUNK)), limits.max_archive_bytes)
+        with tarfile.open(fileobj=reader, mode="r|", tarinfo=_capped_tarinfo(limits.max_header_bytes)) as tar:
+            while (info := tar.next()) is not None:
+                tar.members.clear()  # stream mode would keep every header in memory
+                if done == limits.max_members:
+                    yield _too_many_members(path, limits)
+                    return raw.seen()
+                current = info.name
+                item = _tar_member(path, tar, info, limits, stats)
+                stats.bytes_read = before + raw.size
+                if item is not None:
+                    yield item
+                current = None
+                done += 1
+    except _HeaderTooLarge as caught:
+        yield _failure(path, current, f"{caught} after {done:,} members; the rest is not read")
+        return raw.seen()
     except _STREAM_ERRORS as caught:
         error = caught
     if reader is None:
@@ -454,6 +599,7 @@ def _read_tar(path: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile |
         yield _failure(
             path, current, f"archive damaged after {done:,} members ({reader.count:,} bytes decompressed): {reason}"
         )
+    return raw.seen()
 
 
 def _tar_member(path: str, tar: tarfile.TarFile, info: tarfile.TarInfo, limits: Limits, stats: ReadStats):
@@ -469,8 +615,7 @@ def _tar_member(path: str, tar: tarfile.TarFile, info: tarfile.TarInfo, limits: 
         return _failure(path, info.name, "not a regular file; not read")
     reason = _skip_reason(info.name)
     if reason:
-        stats.skipped[reason] += 1
-        return None
+        return _skip(path, info.name, reason, stats)
     if info.size > limits.max_file_bytes:
         return _too_big(path, info.name, info.size, limits.max_file_bytes)
     data = tar.extractfile(info).read()
@@ -479,20 +624,27 @@ def _tar_member(path: str, tar: tarfile.TarFile, info: tarfile.TarInfo, limits: 
     return RawFile(path, info.name, data)
 
 
-def _read_zip(path: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile | FileFailure]:
-    """Zip members in archive order; the archive cap counts their declared sizes."""
+def _read_zip(path: str, stream, limits: Limits, stats: ReadStats):
+    """Zip members in archive order; the archive cap counts their declared sizes.
+
+    A zip is read from its end, so it is hashed in one pass first, from the same open
+    file. Returns the archive's size and hash.
+    """
+    seen = _Hashing(stream).seen()
+    stream.seek(0)
     try:
-        archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, EOFError) as error:
+        archive = zipfile.ZipFile(stream)
+    except Exception as error:  # damaged directories raise far more than BadZipFile
+        raise_if_interrupted(error)
         yield _failure(path, None, f"archive damaged, no member read: {error}")
-        return
+        return seen
     spent = 0
     with archive:
         for done, info in enumerate(archive.infolist()):
             stats.bytes_read += info.compress_size
             if done == limits.max_members:
                 yield _too_many_members(path, limits)
-                return
+                return seen
             name = info.filename
             if name.endswith("/"):
                 continue
@@ -502,7 +654,9 @@ def _read_zip(path: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile |
                 continue
             reason = _skip_reason(name)
             if reason:
-                stats.skipped[reason] += 1
+                item = _skip(path, name, reason, stats)
+                if item is not None:
+                    yield item
                 continue
             if info.file_size > limits.max_file_bytes:
                 yield _too_big(path, name, info.file_size, limits.max_file_bytes)
@@ -510,8 +664,9 @@ def _read_zip(path: str, limits: Limits, stats: ReadStats) -> Iterator[RawFile |
             spent += info.file_size
             if spent > limits.max_archive_bytes:
                 yield _over_archive_limit(path, name, limits, done)
-                return
+                return seen
             yield _read_zip_member(path, archive, info)
+    return seen
 
 
 def _zip_link_or_lock(info: zipfile.ZipInfo) -> str | None:
@@ -522,15 +677,13 @@ def _zip_link_or_lock(info: zipfile.ZipInfo) -> str | None:
     return None
 
 
-_ZIP_MEMBER_ERRORS = (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, lzma.LZMAError, zlib.error)
-
-
 def _read_zip_member(path: str, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> RawFile | FileFailure:
     """One member, read no further than its declared size (zipfile stops there and checks the CRC)."""
     try:
         with archive.open(info) as stream:
             data = _read_capped(stream, info.file_size)
-    except _ZIP_MEMBER_ERRORS as error:
+    except Exception as error:  # a mutated header can raise almost anything
+        raise_if_interrupted(error)
         return _failure(path, info.filename, f"damaged member: {error}")
     if data is None or len(data) != info.file_size:
         return _failure(path, info.filename, f"damaged member: not the declared {info.file_size:,} bytes")

@@ -2,6 +2,12 @@
 
 The views read the files in place, so a query over millions of rows never loads
 them into pandas first; only the answer comes back as a DataFrame.
+
+A query sees the run's tables and nothing else: DuckDB's access to files is turned off
+(only the two tables may be read), no extension can be installed or loaded, and the
+configuration is locked so a query cannot turn any of it back on. :func:`query` runs
+one read statement per call. ``allow_files=True`` lifts all of this, for a user who
+means to read or write other files.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ RUN_TABLES = {"games": GAMES_FILE, "scores": SCORES_FILE}
 """The tables of a run folder: view name → file name."""
 
 
-def connect(run_dir: str | Path) -> duckdb.DuckDBPyConnection:
+def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBPyConnection:
     """Open an in-memory DuckDB connection with views ``games`` and ``scores``.
 
     A record read twice (``duplicate_of`` set) would count twice: ``games`` and
@@ -30,6 +36,9 @@ def connect(run_dir: str | Path) -> duckdb.DuckDBPyConnection:
     ----------
     run_dir : str or Path
         A run folder holding ``games.parquet`` and ``scores.parquet``.
+    allow_files : bool
+        Let SQL read and write any file and load extensions, as plain DuckDB does.
+        By default the connection can read the two tables and no other file.
 
     Returns
     -------
@@ -58,16 +67,25 @@ def connect(run_dir: str | Path) -> duckdb.DuckDBPyConnection:
     missing = [p.name for p in paths.values() if not p.is_file()]
     if missing:
         raise InputError(f"The run folder {str(run_dir)!r} lacks {', '.join(missing)}.")
-    con = duckdb.connect(database=":memory:")
-    for name, path in paths.items():
-        literal = str(path.resolve()).replace("'", "''")
+    con = duckdb.connect(database=":memory:", config={} if allow_files else _NO_EXTENSIONS)
+    tables = [str(path.resolve()) for path in paths.values()]
+    if not allow_files:
+        con.execute("SET allowed_paths = ?", [tables])
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")
+    for (name, path), resolved in zip(paths.items(), tables):
+        literal = resolved.replace("'", "''")
         con.execute(f"CREATE VIEW all_{name} AS SELECT * FROM read_parquet('{literal}')")
         originals = " WHERE duplicate_of IS NULL" if "duplicate_of" in pq.read_schema(path).names else ""
         con.execute(f"CREATE VIEW {name} AS SELECT * FROM all_{name}{originals}")
     return con
 
 
-def query(run_dir: str | Path, sql: str) -> pd.DataFrame:
+_NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+_READING = frozenset({duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN})
+
+
+def query(run_dir: str | Path, sql: str, *, allow_files: bool = False) -> pd.DataFrame:
     """Run one SQL statement over a run folder's ``games`` and ``scores`` views.
 
     Parameters
@@ -75,7 +93,9 @@ def query(run_dir: str | Path, sql: str) -> pd.DataFrame:
     run_dir : str or Path
         A run folder (see :func:`connect`).
     sql : str
-        A DuckDB SQL statement.
+        One DuckDB ``SELECT`` (or ``EXPLAIN``) statement.
+    allow_files : bool
+        Allow any statement, and files beyond the run's tables (see :func:`connect`).
 
     Returns
     -------
@@ -85,8 +105,9 @@ def query(run_dir: str | Path, sql: str) -> pd.DataFrame:
     Raises
     ------
     InputError
-        If the run folder is incomplete or DuckDB rejects the statement (the message
-        carries DuckDB's own).
+        If the run folder is incomplete, ``sql`` is not one read statement (unless
+        ``allow_files``), or DuckDB rejects the statement (the message carries DuckDB's
+        own, e.g. its refusal to open a file).
 
     Examples
     --------
@@ -102,8 +123,15 @@ def query(run_dir: str | Path, sql: str) -> pd.DataFrame:
     """
     if not isinstance(sql, str) or not sql.strip():
         raise InputError(f"The 'sql' argument must be a non-empty SQL statement; got {sql!r}.")
-    with connect(run_dir) as con:
+    with connect(run_dir, allow_files=allow_files) as con:
         try:
+            statements = con.extract_statements(sql)
+            if not allow_files and (len(statements) != 1 or statements[0].type not in _READING):
+                raise InputError("SQL over a run folder is one SELECT statement per call "
+                                 f"(got {len(statements)} statement(s): "
+                                 f"{', '.join(s.type.name for s in statements)}); "
+                                 "--allow-files lifts this")
             return con.execute(sql).df()
         except duckdb.Error as error:
-            raise InputError(f"DuckDB could not run the query: {error}") from error
+            first_line = str(error).strip().splitlines()[0]  # the rest points at the query
+            raise InputError(f"DuckDB could not run the query: {first_line}") from error

@@ -1,8 +1,9 @@
 """The Parquet tables rulelab writes, their schemas, and how they are written.
 
 Explicit Arrow schemas keep column types stable whatever a batch holds (a batch of
-failed games is all nulls). Writers stream row groups to a temporary file and rename it
-into place when complete, so a reader never sees a half-written table. Every table
+failed games is all nulls). Writers stream row groups to a temporary file, sync it to
+disk and rename it into place when complete, so a reader never sees a half-written
+table, even after a power cut. Every table
 carries its provenance as JSON under the Parquet key-value metadata key ``rulelab``.
 """
 
@@ -122,10 +123,13 @@ class TableWriter:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        self._writer.close()
-        if exc_type is None:
-            os.replace(self.tmp, self.path)
-        else:
+        try:
+            self._writer.close()
+            if exc_type is None:
+                sync_file(self.tmp)
+                os.replace(self.tmp, self.path)
+                sync_folder(self.path.parent)
+        finally:
             self.tmp.unlink(missing_ok=True)
 
 
@@ -154,8 +158,27 @@ def write_json_atomic(path: str | os.PathLike, data: Mapping) -> None:
     """Write JSON so that a reader sees either the old file or the whole new one."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        sync_file(tmp)
+        os.replace(tmp, path)
+        sync_folder(path.parent)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def sync_file(path: str | os.PathLike) -> None:
+    """Flush ``path`` to the disk, so that a rename of it survives a power cut."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def sync_folder(folder: str | os.PathLike) -> None:
+    """Flush the entries of ``folder`` (the renames into it) to the disk."""
+    sync_file(folder)
 
 
 def _scores_schema() -> pa.Schema:

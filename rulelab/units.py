@@ -50,7 +50,7 @@ def derive_key(salt: str, digest: str) -> str:
 
 def item_digest(item: RawFile | FileFailure) -> bytes:
     """What identifies one input: where it is and what it holds (or why it could not be read)."""
-    content = (hashlib.sha256(item.data).hexdigest() if isinstance(item, RawFile)
+    content = (item.sha256 if isinstance(item, RawFile)
                else f"{type(item.error).__name__}: {item.error}")
     return "\0".join((item.path, item.member or "", content)).encode("utf-8", "surrogateescape") + b"\n"
 

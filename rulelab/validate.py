@@ -18,10 +18,11 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from .explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
-from .ingest import GAMES_FILE, provenance
+from .ingest import GAMES_FILE
 from .progress import counted
 from .rules import PRESETS, get_ruleset
 from .score_run import POSITION_COLUMNS, SCORES_FILE, position_from_row, record_ruleset, score
+from .sources import describe_inputs
 from .tables import read_provenance, write_json_atomic
 
 VALIDATION_FILE = "validation.parquet"
@@ -159,9 +160,8 @@ def _scores_are_current(out: Path, paths: list[str], life: str, assume_rules: st
     if not (out / SCORES_FILE).is_file():
         return False
     made = read_provenance(out / SCORES_FILE)
-    expected = provenance("score", paths, {})
     options = made.get("options", {})
-    return (made.get("inputs") == expected["inputs"] and options.get("life") == life
+    return (made.get("inputs") == describe_inputs(paths) and options.get("life") == life
             and options.get("komi") is None and options.get("rules") == list(PRESETS)
             and options.get("assume_rules") == assume_rules and options.get("playout") == "captured")
 

@@ -61,7 +61,7 @@ def test_kgs_dev_counted_games_by_rules_match_manifest(kgs):
 # all of them are rows (4 are truncated records with status parse_error).
 MIXED_FOLDERS = {
     "tygem_9d_yenw": 85_582, "fox_pro_featurecat": 10_348, "yenw_ai": 7_259,
-    "yenw_ai_tygemfmt": 7_720, "gnugo_regression_games": 1_762, "fuego_regression_sgf": 575,
+    "yenw_ai_tygemfmt": 7_720, "gnugo_regression_games": 1_763, "fuego_regression_sgf": 575,
     "kgs_clamshell": 63, "gogameguru_commented": 12,
 }
 
@@ -71,6 +71,9 @@ def test_dev_mixed_every_game_accounted_for(mixed):
     counts = manifest["counts"]
     assert len(games) == counts["games_found"] == counts["games_ok"] + counts["games_failed"]
     assert games.groupby("folder").size().to_dict() == MIXED_FOLDERS
+    skipped = games[games.status == "skipped"]  # GNU Go's seki_exotics.tgz, its games shipped beside it
+    assert skipped.archive_member.str.endswith("seki_exotics.tgz").tolist() == [True]
+    assert counts["inputs_skipped"]["nested archive"] == 1
     failed = games[games.status != "ok"]
     assert failed.error.notna().all() and (failed.error.str.len() > 0).all()
 

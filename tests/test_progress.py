@@ -77,7 +77,7 @@ def test_a_resumed_run_counts_the_games_of_the_parts_it_reuses(tmp_path, monkeyp
 def test_the_bar_has_a_total_only_on_a_terminal(tmp_path, monkeypatch, shown):
     (tmp_path / "a.sgf").write_bytes(GAME)
     monkeypatch.setattr("sys.stderr.isatty", lambda: shown, raising=False)
-    bar = progress.RunProgress([str(tmp_path)], enabled=True)
+    bar = progress.RunProgress([str(tmp_path)], enabled=True, stats=ReadStats())
     assert bar.bar.total == (len(GAME) if shown else None)
     bar.close()
 

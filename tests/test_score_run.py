@@ -186,4 +186,4 @@ def test_ctrl_c_inside_a_kernel_stops_ingest_instead_of_failing_the_game(monkeyp
 
     monkeypatch.setattr(records, "parse_game", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        records.file_rows(RawFile("g.sgf", None, b"(;GM[1];B[aa])"))
+        list(records.file_rows(RawFile("g.sgf", None, b"(;GM[1];B[aa])")))

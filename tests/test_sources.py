@@ -1,5 +1,7 @@
 """Reading game files from folders and archives, safely and in a deterministic order."""
 
+import gzip
+import hashlib
 import io
 import os
 import random
@@ -9,8 +11,8 @@ import zipfile
 
 import pytest
 
-from rulelab.errors import InputError
-from rulelab.sources import FileFailure, Limits, RawFile, ReadStats, describe_inputs, iter_files
+from rulelab.errors import InputError, SkippedInput
+from rulelab.sources import FileFailure, Limits, RawFile, ReadStats, iter_files
 
 
 def game(n: int) -> bytes:
@@ -64,8 +66,8 @@ def test_a_folder_is_walked_recursively_in_sorted_order(tmp_path):
     items, stats = read([tmp_path])
     assert [os.path.relpath(i.path, tmp_path) for i in items] == ["a.sgf", "b/1.MGT", "b/2.sgf", "c.SGF"]
     assert all(i.member is None for i in items)
-    assert stats == ReadStats(game_files=4, failures=0, skipped={"not a game file": 1},
-                             bytes_read=sum(len(game(k)) for k in range(4)))
+    assert (stats.game_files, stats.failures, stats.skipped, stats.bytes_read) == (
+        4, 0, {"not a game file": 1}, sum(len(game(k)) for k in range(4)))
 
 
 def test_provenance_keeps_paths_as_given(tmp_path, monkeypatch):
@@ -99,8 +101,6 @@ def test_symlinks_in_folders_are_reported_not_followed(tmp_path):
 def test_paths_must_be_a_list_of_paths(paths):
     with pytest.raises(InputError, match="expected a list of"):
         list(iter_files(paths))
-    with pytest.raises(InputError, match="expected a list of"):
-        describe_inputs(paths)
 
 
 def test_a_missing_input_is_a_failure_not_a_crash(tmp_path):
@@ -209,12 +209,17 @@ def test_a_file_that_is_not_an_archive_at_all_is_one_failure(tmp_path):
     assert len(items) == 1 and "archive damaged after 0 members" in str(items[0].error)
 
 
-def test_nested_archives_are_counted_not_opened(tmp_path):
+def test_nested_archives_and_compressed_files_are_a_skipped_row_each_not_opened(tmp_path):
     inner = make_tar(tmp_path / "inner.tgz", [("a.sgf", game(1))], "w:gz").read_bytes()
-    archive = make_tar(tmp_path / "outer.tar", [("inner.tgz", inner), ("b.sgf", game(2))])
-    items, stats = read([archive])
-    assert summary(items) == [("b.sgf", game(2))]
-    assert stats.skipped == {"nested archive": 1}
+    archive = make_tar(tmp_path / "outer.tar", [("inner.tgz", inner), ("g.sgf.gz", gzip.compress(game(3))),
+                                                 ("b.sgf", game(2))])
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "h.sgf.gz").write_bytes(gzip.compress(game(4)))
+    items, stats = read([archive, tmp_path / "folder"])
+    assert [(i.member, type(i.error)) for i in items if isinstance(i, FileFailure)] == [
+        ("inner.tgz", SkippedInput), ("g.sgf.gz", SkippedInput), (None, SkippedInput)]
+    assert [i.data for i in items if isinstance(i, RawFile)] == [game(2)]
+    assert stats.skipped == {"nested archive": 1, "compressed file": 2} and stats.failures == 0
 
 
 def test_members_past_the_member_cap_are_not_read(tmp_path):
@@ -295,19 +300,24 @@ def test_limits_must_be_positive_integers(field, value):
         Limits(**{field: value})
 
 
-def test_describe_inputs_gives_kind_size_and_hash(tmp_path):
+def test_each_input_is_described_by_the_bytes_read_from_it(tmp_path):
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "a.sgf").write_bytes(game(1))
     archive = make_tar(tmp_path / "g.tar.gz", [("a.sgf", game(1))], "w:gz")
-    described = describe_inputs([tmp_path / "games", archive, tmp_path / "games" / "a.sgf"])
-    assert [d["kind"] for d in described] == ["folder", "archive", "file"]
+    _, stats = read([tmp_path / "games", archive, tmp_path / "games" / "a.sgf", tmp_path / "nowhere"])
+    described = stats.inputs
+    assert [d["kind"] for d in described] == ["folder", "archive", "file", "unread"]
     assert described[0]["size"] == described[2]["size"] == len(game(1))
-    assert all(len(d["sha256"]) == 64 for d in described)
-    before = described[0]["sha256"]
+    assert described[1]["size"] == archive.stat().st_size
+    assert described[1]["sha256"] == hashlib.sha256(archive.read_bytes()).hexdigest()
+    assert described[2]["sha256"] == hashlib.sha256(game(1)).hexdigest()
     (tmp_path / "games" / "a.sgf").write_bytes(game(2))
-    assert describe_inputs([tmp_path / "games"])[0]["sha256"] != before
+    assert read([tmp_path / "games"])[1].inputs[0]["sha256"] != described[0]["sha256"]
 
 
-def test_describe_inputs_rejects_a_missing_path(tmp_path):
-    with pytest.raises(InputError, match="nowhere: cannot read input"):
-        describe_inputs([tmp_path / "nowhere"])
+def test_fifos_and_devices_are_a_row_each_never_read(tmp_path):
+    os.mkfifo(tmp_path / "pipe.sgf")
+    items, stats = read([tmp_path / "pipe.sgf", "/dev/zero", tmp_path])
+    assert [str(i.error).rpartition(": ")[2] for i in items] == [
+        "not a regular file; not read", "not a regular file; not read", "not a regular file"]
+    assert [d["kind"] for d in stats.inputs] == ["unread", "unread", "folder"]

@@ -54,3 +54,45 @@ def test_missing_folder_and_bad_sql_are_input_errors(run, tmp_path):
         query(run, "SELECT nonsense FROM scores")
     with pytest.raises(InputError, match="non-empty"):
         query(run, "  ")
+
+
+# --- no file beyond the run's tables ----------------------------------------------------
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT * FROM read_csv('/etc/passwd')",
+    "SELECT * FROM glob('/etc/*')",
+    "SELECT * FROM read_text('/etc/hostname')",
+    "COPY (SELECT 1 AS x) TO '{run}/games.parquet'",
+    "COPY (SELECT 1 AS x) TO '{run}/../stolen.csv'",
+    "ATTACH '{run}/../other.db'",
+    "INSTALL httpfs",
+    "LOAD httpfs",
+    "SET enable_external_access = true",
+    "SELECT 1; SELECT 2",
+    "CREATE TABLE t AS SELECT 1",
+])
+def test_sql_cannot_touch_a_file_outside_the_run_tables(run, sql):
+    before = {path.name: path.read_bytes() for path in run.parent.rglob("*") if path.is_file()}
+    with pytest.raises(InputError, match="DuckDB could not run|one SELECT statement per call"):
+        query(run, sql.format(run=run))
+    after = {path.name: path.read_bytes() for path in run.parent.rglob("*") if path.is_file()}
+    assert after == before
+
+
+def test_a_connection_stays_locked_whatever_it_is_told(run):
+    table = (run / "games.parquet").read_bytes()
+    with connect(run) as con:
+        for sql in ("SET enable_external_access = true", "SET lock_configuration = false",
+                    "SELECT * FROM read_csv('/etc/passwd')", "INSTALL httpfs", "LOAD httpfs",
+                    f"COPY (SELECT 1 AS x) TO '{run}/games.parquet'", f"ATTACH '{run}/other.db'"):
+            with pytest.raises(Exception, match="configuration|disabled"):
+                con.execute(sql)
+        assert con.execute("SELECT count(*) FROM games").fetchone() == (5,)
+    assert (run / "games.parquet").read_bytes() == table and not (run / "other.db").exists()
+
+
+def test_allow_files_lets_a_query_read_other_files(run, tmp_path):
+    pd.DataFrame({"x": [7]}).to_csv(tmp_path / "extra.csv", index=False)
+    answer = query(run, f"SELECT x FROM read_csv('{tmp_path}/extra.csv')", allow_files=True)
+    assert answer["x"].tolist() == [7]

@@ -12,7 +12,10 @@ CJK_NUMERAL = re.compile(r"[零〇一二两兩三四五六七八九十百]+")
 _WORD_FRACTION = re.compile(r"(\d+)分之(\d+)")                        # 四分之三 = 3/4
 _HALF_BEFORE_UNIT = re.compile(r"[半반]\s*(?=[子目집])")                # 半子, 半目, 반집
 _HALF_AFTER_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s*([子目집])\s*[半반]")  # 1目半, 3집반
-_MIXED_FRACTION = re.compile(r"(?:(\d+)?\s*(?:又\s*)+)?(?<![\d.])(\d+)\s*/\s*(\d+)")  # 2又1/4
+_MIXED_FRACTION = re.compile(r"(?:(\d+)?\s*(?:又\s*)+|(\d+)[ \t]+)?(?<![\d.])(\d+)\s*/\s*(\d+)")  # 2又1/4, 7 1/2
+_LONGEST_NUMBER = 9
+"""Digits of the longest number read; longer runs are left as text (Python refuses to
+convert an int of more than 4,300 digits, and no Go record needs one)."""
 
 ZI_UNITS = frozenset({"子", "zi", "stone", "stones"})
 """Units that count stones (1 zi = 2 points of margin); 目, 집, 点 and points count points."""
@@ -26,7 +29,9 @@ def cjk_numerals_to_digits(text: str) -> str:
     return CJK_NUMERAL.sub(lambda match: str(_cjk_number(match.group(0))), text)
 
 
-def _cjk_number(numeral: str) -> int:
+def _cjk_number(numeral: str) -> int | str:
+    if len(numeral) > _LONGEST_NUMBER:
+        return numeral
     total, digits = 0, 0
     for char in numeral:
         if char in "十百":
@@ -38,8 +43,9 @@ def _cjk_number(numeral: str) -> int:
 
 
 def _mixed_to_decimal(match: re.Match) -> str:
-    whole, numerator, denominator = match.groups()
-    if int(denominator) == 0:
+    with_又, with_space, numerator, denominator = match.groups()
+    whole = with_又 or with_space
+    if max(len(whole or ""), len(numerator), len(denominator)) > _LONGEST_NUMBER or int(denominator) == 0:
         return match.group(0)
     return repr((int(whole) if whole else 0) + int(numerator) / int(denominator))
 
@@ -50,6 +56,8 @@ def _half_after_unit(match: re.Match) -> str:
 
 def normalise(raw: str) -> str:
     """``raw`` with ASCII digits and decimals for fractions, halves and CJK numerals.
+
+    ``7 1/2`` and ``7又1/2`` are 7.5, ``3/4`` is 0.75.
 
     Vulgar fractions are expanded before NFKC, which would turn ``3¾`` into ``33⁄4``.
     """
@@ -101,7 +109,7 @@ def check_text(function: str, name: str, raw: object) -> None:
                         f"Got {type(raw).__name__} {raw!r:.40} instead.")
 
 
-_INT = re.compile(r"[+-]?\d+(?:\.0*)?")
+_INT = re.compile(r"[+-]?\d{1,%d}(?:\.0*)?" % _LONGEST_NUMBER)
 
 
 def parse_int(raw: str | None) -> int | None:
@@ -110,7 +118,8 @@ def parse_int(raw: str | None) -> int | None:
     Parameters
     ----------
     raw : str or None
-        The decoded property text; ``" 3 "`` and ``"3.0"`` read as 3.
+        The decoded property text; ``" 3 "`` and ``"3.0"`` read as 3. More than
+        nine digits is not an integer rulelab reads.
 
     Returns
     -------
@@ -118,8 +127,8 @@ def parse_int(raw: str | None) -> int | None:
 
     Examples
     --------
-    >>> parse_int("4"), parse_int("7.5"), parse_int(None)
-    (4, None, None)
+    >>> parse_int("4"), parse_int("7.5"), parse_int(None), parse_int("9" * 5000)
+    (4, None, None, None)
     """
     check_text("parse_int", "raw", raw)
     if raw is None:

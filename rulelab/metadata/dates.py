@@ -15,7 +15,7 @@ from ._text import check_text, cjk_numerals_to_digits
 
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _FIRST_YEAR, _LAST_YEAR = 1000, 2999
-_ERA = re.compile(r"(明治|大正|昭和|平成|令和)\s*(\d+|元)\s*年")
+_ERA = re.compile(r"(明治|大正|昭和|平成|令和)\s*(\d{1,3}|元)\s*年")
 _ERA_START = {"明治": 1868, "大正": 1912, "昭和": 1926, "平成": 1989, "令和": 2019}
 
 
@@ -32,7 +32,7 @@ def parse_year(dt_raw: str | None) -> int | None:
     int or None
         The first four-digit number from 1000 to 2999 (``2016年3月9日``, ``二〇一六年``
         included), else a Japanese era year (``昭和50年`` is 1975). Two-digit years are
-        not guessed.
+        not guessed, nor is a year past 2999 (``昭和99999年``).
 
     Examples
     --------
@@ -52,4 +52,5 @@ def parse_year(dt_raw: str | None) -> int | None:
     era = _ERA.search(text)
     if not era:
         return None
-    return _ERA_START[era.group(1)] + (1 if era.group(2) == "元" else int(era.group(2))) - 1
+    year = _ERA_START[era.group(1)] + (1 if era.group(2) == "元" else int(era.group(2))) - 1
+    return year if year <= _LAST_YEAR else None

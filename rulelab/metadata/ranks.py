@@ -14,9 +14,9 @@ from functools import lru_cache
 
 from ._text import check_text, cjk_numerals_to_digits, repaired
 
-_PRO_FIRST = re.compile(r"(?:p|pro|职业|職業|프로|プロ)\s*(\d+)\s*(?:dan|d|段|단|p)?(?![a-z])",
+_PRO_FIRST = re.compile(r"(?:p|pro|职业|職業|프로|プロ)\s*(\d{1,3})(?!\d)\s*(?:dan|d|段|단|p)?(?![a-z])",
                         re.I)
-_RANK = re.compile(r"(\d+)(?:\.\d+)?\s*(dan|d|段|단|kyu|k|级|級|급|p)(?![a-z])\s*"
+_RANK = re.compile(r"(?<!\d)(\d{1,3})(?:\.\d+)?\s*(dan|d|段|단|kyu|k|级|級|급|p)(?![a-z])\s*"
                    r"(pro(?:fessional)?)?", re.I)
 _AMATEUR = re.compile(r"业余|業餘|アマ|아마")
 _KYU_UNITS = frozenset({"kyu", "k", "级", "級", "급"})

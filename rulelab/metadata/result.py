@@ -8,9 +8,10 @@ margins 26.5%, ``T``/``Time`` 5.7%; the rest are the oddities handled below.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..rules import MAX_BOARD_POINTS
 from ._text import NUMBER_WITH_UNIT, ZI_UNITS, check_text, normalise, repaired
 
 
@@ -25,6 +26,8 @@ class Result:
     margin: float | None = None
     """Winning margin in points (zi already doubled); None unless ``kind == 'counted'``.
     0.0 only for a counted tie won under a tie-break rule (``W+Jigo`` under komi 5)."""
+    warning: str | None = field(default=None, repr=False, compare=False)
+    """Why a margin that was written was not read (``B+1e5``, ``B+1_000``, ``B+99999``)."""
 
 
 UNKNOWN = Result("unknown", None)
@@ -57,6 +60,10 @@ _REASONS = {
 forbidden repetition loses the game, so they are forfeits. UEC's ``J`` (referee's
 judgment) and ``AW`` (the programs agreed who won) name a winner but no kind."""
 
+_MARGIN = re.compile(r"(\d{1,4}(?:[.,]\d{1,3})?)(?:\s*(子|目|집|点|點|zi|stones?|points?|pts?))?(?![\w.,/])",
+                     re.I)
+"""A margin after ``B+``, strictly: digits with an optional fraction (``½`` and ``1/2`` are
+decimals by then) and an optional unit, not followed by more of a number (``1e5``, ``1_000``)."""
 _KEY_JUNK = re.compile(r"\s+|[.!]+$")
 _BOTH_WINNERS = re.compile(r"b\s*\+.*w\s*\+|w\s*\+.*b\s*\+", re.S)
 _PLUS_FORM = re.compile(r"([bw])\s*\+\s*(.*)", re.I | re.S)
@@ -93,6 +100,8 @@ def _counted(winner: str, number: str, unit: str | None, zi: bool) -> Result:
     """
     value = float(number.replace(",", "."))
     in_zi = unit.casefold() in ZI_UNITS if unit else zi
+    if not value <= MAX_BOARD_POINTS:
+        return _unread_margin(winner, number)
     if in_zi:
         value = round(value * 4) / 2
     if value < _NO_MARGIN:
@@ -100,12 +109,19 @@ def _counted(winner: str, number: str, unit: str | None, zi: bool) -> Result:
     return Result("counted", winner, value)
 
 
+def _unread_margin(winner: str, written: str) -> Result:
+    return Result("unknown", winner, None,
+                  f"result margin {written[:40]!r} is not a number of points a board can give; stored as null")
+
+
 def _after_plus(winner: str, rest: str, zi: bool) -> Result:
     """``B+`` followed by a margin, a reason word, or nothing readable."""
     rest = rest.strip()
-    number = NUMBER_WITH_UNIT.match(rest)
+    number = _MARGIN.match(rest)
     if number:
         return _counted(winner, number.group(1), number.group(2), zi)
+    if rest[:1].isdigit():
+        return _unread_margin(winner, rest)
     word = _FIRST_WORD.match(rest.casefold()).group(0)
     if word == "jigo":
         return Result("counted", winner, 0.0)
@@ -199,7 +215,10 @@ def parse_result(raw: str | None, *, zi: bool = False) -> Result:
     ``_NO_MARGIN``); ``W+Jigo`` is a counted tie won by rule (margin 0.0); ``B+J`` and
     ``B+AW`` (UEC) keep the winner with kind 'unknown'; ``B+Illegal``, ``B+V`` and
     ``W+Repetition`` are forfeits; ``0``, ``Draw``, ``Jigo``, ``D+J`` are draws; a value
-    naming both winners (``B+1.5 ? W+timeout``) is unknown. Words after the reason
+    naming both winners (``B+1.5 ? W+timeout``) is unknown. A margin after ``B+`` is
+    digits with an optional fraction (``7.5``, ``7½``, ``7 1/2``); anything else that
+    starts with a digit (``B+1e5``, ``B+1_000``), or a margin larger than any board,
+    keeps the winner with kind 'unknown', no margin and a ``warning``. Words after the reason
     (``W+R (152 moves)``, ``B+7.5?``) are ignored. Text that is UTF-8 read as cp1252 or
     GBK is repaired before giving up.
 

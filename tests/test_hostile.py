@@ -1,0 +1,397 @@
+"""The fuzz tier: hostile inputs and faults, each generated here, none committed as a blob.
+
+Every input must cost one row (or one skip count) and leave every other game of the
+run intact; every fault must resume to the tables of a clean run or stop with one
+``rulelab: ...`` line and exit status 2. Run this tier alone with ``pytest -m fuzz``.
+"""
+
+import errno
+import gzip
+import io
+import json
+import os
+import random
+import sys
+import tarfile
+import tracemalloc
+import zipfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulelab import cli, sgf, tables
+from rulelab.checkpoint import run_lock
+from rulelab.ingest import ingest
+from rulelab.records import file_rows
+from rulelab.score_run import score
+from rulelab.sources import FileFailure, RawFile, iter_files
+
+pytestmark = pytest.mark.fuzz
+
+GOOD = b"(;GM[1]SZ[9]KM[6.5]RE[B+0.5]PB[good];B[ee];W[cc];B[];W[])"
+
+
+def zip_bytes(members: dict[str, bytes]) -> bytearray:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return bytearray(buffer.getvalue())
+
+
+def tar_bytes(members: dict[str, bytes], mode: str = "w") -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode=mode) as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def utf8_flag_on_shift_jis_name() -> bytes:
+    """A zip whose UTF-8 name flag is set on a Shift-JIS name (old Windows tools)."""
+    data = zip_bytes({"g.sgf": GOOD})
+    for signature, flag_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        start = data.find(signature)
+        flags = int.from_bytes(data[start + flag_at: start + flag_at + 2], "little") | 0x800
+        data[start + flag_at: start + flag_at + 2] = flags.to_bytes(2, "little")
+        name = data.find(b"g.sgf", start)
+        data[name: name + 5] = "棋譜.sgf".encode("shift_jis")[:5]
+    return bytes(data)
+
+
+def zip_version_7() -> bytes:
+    data = zip_bytes({"g.sgf": GOOD})
+    data[data.find(b"PK\x01\x02") + 6] = 70
+    data[data.find(b"PK\x03\x04") + 4] = 70
+    return bytes(data)
+
+
+def pax_header_over_the_limit() -> bytes:
+    """A tar.gz whose first record is a 2 MiB pax header (the limit is 1 MiB)."""
+    header = tarfile.TarInfo("././@PaxHeader")
+    header.type, header.size = tarfile.XHDTYPE, 2 << 20
+    return gzip.compress(header.tobuf(format=tarfile.USTAR_FORMAT) + b"\0" * header.size)
+
+
+def nested() -> bytes:
+    inner = tar_bytes({"x.sgf": GOOD}, "w:gz")
+    return tar_bytes({"inner.tar.gz": inner, "g.sgf.gz": gzip.compress(GOOD)})
+
+
+def record(root: str) -> bytes:
+    return f"(;GM[1]SZ[9]{root};B[ee])".encode()
+
+
+# name → (file name, bytes, what the bad input's rows must show)
+HOSTILE = {
+    "handicap past int8": ("bad.sgf", record("HA[128]"), {"warnings": "handicap 128 does not fit"}),
+    "era year overflow": ("bad.sgf", record("DT[昭和99999年]"), {"status": "ok", "year": None}),
+    "5,000-digit handicap": ("bad.sgf", record("HA[" + "9" * 5000 + "]"), {"status": "ok", "handicap": 0}),
+    "UTF-8 flag on Shift-JIS names": ("bad.zip", utf8_flag_on_shift_jis_name(), {"error": "archive damaged"}),
+    "zip version 7.0": ("bad.zip", zip_version_7(), {"error": "zip file version 7.0"}),
+    "unclosed openings": ("bad.sgf", b"(;GM[\n" * 100_000, {"error": "splitting stopped"}),
+    "setup bomb": ("bad.zip", bytes(zip_bytes({"b.sgf": b"(;SZ[19]" + b"AB[aa:ss]AE[aa:ss]" * 40_000 + b")"})),
+                   {"error": "more than 250,000 setup points"}),
+    "pax header bomb": ("bad.tar.gz", pax_header_over_the_limit(), {"error": "header record of 2,097,152 bytes"}),
+    "nested archive and .gz": ("bad.tar", nested(), {"status": "skipped"}),
+    "margin 1e400": ("bad.sgf", record("RE[B+1e400]"), {"result_margin": None, "warnings": "'1e400'"}),
+    "margin 1e5": ("bad.sgf", record("RE[B+1e5]"), {"result_margin": None, "warnings": "'1e5'"}),
+    "margin 1_000": ("bad.sgf", record("RE[B+1_000]"), {"result_margin": None, "warnings": "'1_000'"}),
+    "margin 7 1/2": ("bad.sgf", record("RE[B+7 1/2]"), {"result_margin": 7.5}),
+    "setup without liberties": ("bad.sgf", b"(;GM[1]SZ[3]AB[aa:cc]RE[B+9];B[];W[])",
+                                {"status": "game_error", "error": "no liberty"}),
+}
+
+
+def matches(row: pd.Series, expected: dict) -> bool:
+    for column, want in expected.items():
+        have = row[column]
+        if want is None:
+            if not pd.isna(have):
+                return False
+        elif isinstance(want, str) and column in ("warnings", "error"):
+            if not isinstance(have, str) or want not in have:
+                return False
+        elif have != want:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("case", HOSTILE)
+def test_a_hostile_input_costs_its_own_row_and_spares_every_other_game(case, tmp_path):
+    name, data, expected = HOSTILE[case]
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "good.sgf").write_bytes(GOOD)
+    (tmp_path / "in" / name).write_bytes(data)
+
+    manifest = ingest([tmp_path / "in"], tmp_path / "run", jobs=1)
+
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet")
+    good = games[games.source_path.str.endswith("good.sgf")]
+    assert good.status.tolist() == ["ok"] and good.result_margin.tolist() == [0.5]
+    bad = games[~games.source_path.str.endswith("good.sgf")]
+    assert len(bad) and any(matches(row, expected) for _, row in bad.iterrows()), bad.T
+    assert manifest["counts"]["games_found"] == len(games)
+
+
+def test_skipped_inputs_are_counted_by_reason_in_the_manifest(tmp_path):
+    (tmp_path / "bad.tar").write_bytes(nested())
+    manifest = ingest([tmp_path / "bad.tar"], tmp_path / "run", jobs=1)
+    assert manifest["counts"]["inputs_skipped"] == {"compressed file": 1, "nested archive": 1}
+    assert manifest["counts"]["by_status"] == {"skipped": 2}
+
+
+def test_fifos_devices_and_missing_paths_are_rows_and_the_run_ends(tmp_path):
+    os.mkfifo(tmp_path / "pipe.sgf")
+    (tmp_path / "good.sgf").write_bytes(GOOD)
+    paths = [tmp_path / "pipe.sgf", "/dev/zero", tmp_path / "nowhere.sgf", tmp_path / "good.sgf"]
+
+    manifest = ingest(paths, tmp_path / "run", jobs=1)
+
+    assert manifest["counts"]["by_status"] == {"input_error": 3, "ok": 1}
+    assert [entry["kind"] for entry in manifest["inputs"]] == ["unread", "unread", "unread", "file"]
+
+
+def test_the_manifest_hashes_the_bytes_that_were_parsed(tmp_path, monkeypatch):
+    """A file edited after it was read: the manifest names what the table was made from."""
+    (tmp_path / "g.sgf").write_bytes(GOOD)
+    real_file_rows = file_rows
+
+    def edit_after_reading(raw, **options):
+        (tmp_path / "g.sgf").write_bytes(GOOD.replace(b"good", b"edited"))
+        return real_file_rows(raw, **options)
+
+    monkeypatch.setattr(sys.modules["rulelab.ingest"], "file_rows", edit_after_reading)
+    manifest = ingest([tmp_path / "g.sgf"], tmp_path / "run", jobs=1)
+    [row] = pd.read_parquet(tmp_path / "run" / "games.parquet").itertuples()
+    assert manifest["inputs"][0]["sha256"] == row.file_sha256 and row.black_player == "good"
+
+
+def test_games_past_the_per_file_budget_are_one_row(tmp_path, monkeypatch):
+    monkeypatch.setattr(sgf, "MAX_GAMES_PER_FILE", 100)
+    rows = list(file_rows(RawFile("many.sgf", None, b"(;)" * 150)))
+    assert len(rows) == 101 and {row["status"] for row in rows[:100]} == {"ok"}
+    assert rows[-1]["status"] == "parse_error" and "more than 100 games" in rows[-1]["error"]
+
+
+def test_splitting_scans_a_bounded_multiple_of_the_file(monkeypatch):
+    """Every unclosed tree is scanned to the end of the file; the budget stops that."""
+    text = "(;GM[\n" * 20_000
+    scanned = []
+    real_tree_end = sgf._tree_end
+
+    def counting(text, start, depth):
+        scanned.append(len(text) - start)
+        return real_tree_end(text, start, depth)
+
+    monkeypatch.setattr(sgf, "_tree_end", counting)
+    games, _ = sgf.split_games(text)
+    assert sum(scanned) <= (sgf.SPLIT_WORK_PER_CHAR + 1) * len(text)
+    assert games[-1].unread and "splitting stopped" in games[-1].unread
+
+
+# --- memory: a constant times the input -------------------------------------------------
+
+SHAPES = {
+    "unclosed openings": (b"", b"(;GM[\n"),
+    "empty games": (b"", b"(;)"),
+    "setup rectangles": (b"(;SZ[19]", b"AB[aa:ss]AE[aa:ss]"),
+    "short values": (b"(;SZ[19]", b"[aa]"),
+    "closing brackets": (b"", b"]"),
+    "nodes": (b"(;SZ[19]", b";B[aa];W[bb]"),
+    "nested variations": (b"", b"(;B[aa]"),
+    "one long comment": (b"(;C[", b"x"),
+}
+PARSED_BYTES_COST = 200
+"""Peak Python memory of reading a file that is parsed, per byte (a node is ~1 KB)."""
+REFUSED_BYTES_COST = 6
+"""Peak per byte of a file past the node, value and game caps: counted, never parsed."""
+
+
+def traced_peak(data: bytes) -> int:
+    tracemalloc.start()
+    try:
+        for _ in file_rows(RawFile("x.sgf", None, data)):
+            pass
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", SHAPES)
+def test_reading_a_file_costs_memory_in_proportion_to_its_size(shape, monkeypatch):
+    """The bounds the README states: linear while parsed, and the caps end the parsing."""
+    monkeypatch.setattr(sgf, "MAX_GAMES_PER_FILE", 2_000)  # keeps the traced run short
+    head, unit = SHAPES[shape]
+    parsed = head + unit * ((256 << 10) // len(unit))
+    assert traced_peak(parsed) <= PARSED_BYTES_COST * len(parsed)
+    past_caps = head + unit * ((8 << 20) // len(unit))
+    assert traced_peak(past_caps) <= REFUSED_BYTES_COST * len(past_caps)
+
+
+# --- damaged zips ---------------------------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), flips=st.integers(1, 8))
+def test_zips_with_mutated_directories_yield_rows_never_exceptions(tmp_path_factory, seed, flips):
+    data = zip_bytes({f"{n}.sgf": GOOD for n in range(3)})
+    directory = data.find(b"PK\x01\x02")
+    chance = random.Random(seed)
+    for _ in range(flips):
+        data[chance.randrange(directory, len(data))] = chance.randrange(256)
+    path = tmp_path_factory.mktemp("zip") / "mutated.zip"
+    path.write_bytes(bytes(data))
+    assert all(isinstance(item, (RawFile, FileFailure)) for item in iter_files([path]))
+
+
+# --- faults ---------------------------------------------------------------------------
+
+
+def write_games(folder: Path, count: int = 60) -> Path:
+    folder.mkdir()
+    for n in range(count):
+        (folder / f"g{n:03d}.sgf").write_bytes(GOOD.replace(b"good", f"p{n}".encode()))
+    return folder
+
+
+def test_a_part_left_empty_or_torn_by_a_power_cut_is_made_again(tmp_path):
+    games = write_games(tmp_path / "in")
+    clean = ingest([games], tmp_path / "clean", jobs=1)
+    ingest([games], tmp_path / "run", jobs=1)
+    parts = sorted((tmp_path / "run" / "parts" / "games").glob("*.parquet"))
+    assert len(parts) >= 2
+    parts[0].write_bytes(b"")
+    torn = bytearray(parts[1].read_bytes())
+    torn[len(torn) // 2] ^= 0xFF
+    parts[1].write_bytes(bytes(torn))
+    (tmp_path / "run" / "games.parquet").unlink()
+
+    resumed = ingest([games], tmp_path / "run", jobs=1, force=True)
+
+    assert resumed["units"]["computed"] == 2
+    assert resumed["counts"] == clean["counts"]
+    assert (tmp_path / "run" / "games.parquet").read_bytes() == (tmp_path / "clean" / "games.parquet").read_bytes()
+
+
+def test_a_run_stopped_between_publishing_scores_and_the_manifest_resumes(tmp_path):
+    games = write_games(tmp_path / "in", 10)
+    score([games], tmp_path / "clean", jobs=1, rules=["chinese", "japanese"])
+    score([games], tmp_path / "run", jobs=1, rules=["chinese", "japanese"])
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    for section, key in (("tables", "scores"), ("counts", "scores_rows"), ("parts", "scores")):
+        del manifest[section][key]
+    del manifest["score"]
+    (tmp_path / "run" / "manifest.json").write_text(json.dumps(manifest))  # as the kill left it
+
+    status = cli.main(["score", str(games), "--out", str(tmp_path / "run"), "--jobs", "1",
+                       "--rules", "chinese,japanese"])
+
+    assert status == 0
+    for table in ("games.parquet", "scores.parquet"):
+        assert (tmp_path / "run" / table).read_bytes() == (tmp_path / "clean" / table).read_bytes()
+
+
+def test_an_ingest_stopped_before_its_manifest_resumes(tmp_path):
+    games = write_games(tmp_path / "in", 10)
+    ingest([games], tmp_path / "run", jobs=1)
+    table = (tmp_path / "run" / "games.parquet").read_bytes()
+    (tmp_path / "run" / "manifest.json").unlink()
+    assert cli.main(["ingest", str(games), "--out", str(tmp_path / "run"), "--jobs", "1"]) == 0
+    assert (tmp_path / "run" / "games.parquet").read_bytes() == table
+
+
+def test_a_foreign_file_named_like_a_table_is_not_overwritten(tmp_path, capsys):
+    games = write_games(tmp_path / "in", 2)
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "games.parquet").write_bytes(b"someone else's")
+    assert cli.main(["ingest", str(games), "--out", str(tmp_path / "run"), "--jobs", "1"]) == 2
+    assert "use --force" in capsys.readouterr().err
+
+
+def test_a_second_run_into_a_busy_folder_stops_with_one_line(tmp_path, capsys):
+    games = write_games(tmp_path / "in", 2)
+    (tmp_path / "run").mkdir()
+    with run_lock(tmp_path / "run"):
+        status = cli.main(["ingest", str(games), "--out", str(tmp_path / "run"), "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and "in use by another rulelab run (pid" in err
+    assert cli.main(["ingest", str(games), "--out", str(tmp_path / "run"), "--jobs", "1"]) == 0
+
+
+def one_error_line(capsys, argv: list[str]) -> str:
+    status = cli.main(argv)
+    err = capsys.readouterr().err
+    assert status == 2 and err.startswith("rulelab: ") and err.count("\n") == 1, err
+    return err
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS, errno.EFBIG])
+def test_a_disk_that_refuses_to_write_stops_the_run_with_one_line(code, tmp_path, capsys, monkeypatch):
+    games = write_games(tmp_path / "in", 2)
+
+    def refuse(path):
+        raise OSError(code, os.strerror(code), str(path))
+
+    monkeypatch.setattr(tables, "sync_file", refuse)
+    err = one_error_line(capsys, ["ingest", str(games), "--out", str(tmp_path / "run"), "--jobs", "1"])
+    assert os.strerror(code) in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--out", "{tmp}/file"], "exists and is not a folder"),
+    (["--out", "{tmp}/bad\udcff"], "not valid UTF-8"),
+    (["--jobs", "0"], "positive number of workers"),
+    (["--jobs", "-3"], "positive number of workers"),
+])
+def test_unusable_run_options_stop_with_one_line(argv, message, tmp_path, capsys):
+    games = write_games(tmp_path / "in", 1)
+    (tmp_path / "file").write_text("")
+    argv = [arg.format(tmp=tmp_path) for arg in argv]
+    if "--out" not in argv:
+        argv += ["--out", str(tmp_path / "run")]
+    assert message in one_error_line(capsys, ["ingest", str(games), *argv])
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--komi", "1e308"], "must not exceed"),
+    (["--rules", "japanese,japanese"], "names japanese more than once"),
+])
+def test_impossible_score_options_stop_with_one_line(options, message, tmp_path, capsys):
+    games = write_games(tmp_path / "in", 1)
+    assert message in one_error_line(capsys, ["score", str(games), "--out", str(tmp_path / "run"), *options])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("allowed_failures", [0, 3])  # KilledWorker, or its scattered data lost
+def test_a_killed_dask_worker_stops_the_run_as_the_local_engine_does(allowed_failures, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    from functools import partial
+
+    from rulelab.checkpoint import PartStore, Stage, run_units
+    from rulelab.engines import DaskEngine
+    from rulelab.errors import RulelabError
+    from rulelab.tables import GAMES_SCHEMA
+    from rulelab.units import plan_units
+    from test_scale import _rows_or_die_once
+
+    games = write_games(tmp_path / "in", 5)
+    dying = Stage("games", GAMES_SCHEMA, partial(_rows_or_die_once, marker=str(tmp_path / "died")),
+                  {"superko": False})
+    with dask.config.set({"distributed.scheduler.allowed-failures": allowed_failures}), \
+            distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                     host="127.0.0.1", dashboard_address="127.0.0.1:0") as cluster, \
+            distributed.Client(cluster) as client:
+        (games / "g0200.sgf").write_bytes(GOOD)
+        with pytest.raises(RulelabError, match="worker process stopped unexpectedly.*same command again") as stopped:
+            run_units(plan_units(iter_files([games])), [dying], PartStore(tmp_path / "run"),
+                      DaskEngine(client, None))
+    assert "\n" not in str(stopped.value)
