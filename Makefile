@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 CORPUS ?=
 JOBS ?= 2
 
-.PHONY: install test analysis bench clean
+.PHONY: install katago test analysis bench clean
 
 install: $(STAMP)
 
@@ -17,7 +17,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,dask,bench]'
 	touch $(STAMP)
 
+# KataGo for `--life katago` (CPU, OpenCL through PoCL) into cache/katago; `make test`
+# tries it and carries on without it (its tests then skip, saying why).
+katago: $(STAMP)
+	$(PY) -m rulelab.life.katago_setup
+
 test: $(STAMP)
+	$(PY) -m rulelab.life.katago_setup --optional
 	$(PY) -m pytest -q
 
 # The default corpus is Debian's goban-original-games, fetched into cache/: Japanese

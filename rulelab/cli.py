@@ -14,7 +14,10 @@ from . import __version__
 from .engines import ENGINES
 from .errors import RulelabError
 
-LIFE_METHODS = ("auto", "estimate", "markup", "gnugo")
+LIFE_METHODS = ("auto", "estimate", "markup", "gnugo", "katago")
+KATAGO_OPTIONS = {"katago": "RULELAB_KATAGO", "katago_model": "RULELAB_KATAGO_MODEL",
+                  "katago_config": "RULELAB_KATAGO_CONFIG"}
+"""The KataGo options and the environment variables they set, which worker processes inherit."""
 
 
 def _add_inputs(parser: argparse.ArgumentParser, out_required: bool = True) -> None:
@@ -32,6 +35,26 @@ def _add_inputs(parser: argparse.ArgumentParser, out_required: bool = True) -> N
                              "(with --engine dask; default: start a local cluster)")
 
 
+def _add_life(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--life", choices=LIFE_METHODS, default="auto", help="how dead stones are decided")
+    parser.add_argument("--katago", metavar="PATH", help="KataGo binary for --life katago "
+                        "(default: $RULELAB_KATAGO, else the one 'make katago' installs)")
+    parser.add_argument("--katago-model", metavar="PATH", help="KataGo net (default: $RULELAB_KATAGO_MODEL)")
+    parser.add_argument("--katago-config", metavar="PATH",
+                        help="KataGo analysis config (default: $RULELAB_KATAGO_CONFIG)")
+
+
+def _export_katago(args) -> None:
+    """Name the KataGo files given on the command line in the environment, where the
+    backend and every worker process find them."""
+    import os
+
+    for option, variable in KATAGO_OPTIONS.items():
+        value = getattr(args, option, None)
+        if value:
+            os.environ[variable] = os.path.abspath(value) if os.path.exists(value) else value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulelab", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"rulelab {__version__}")
@@ -45,14 +68,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_inputs(score)
     score.add_argument("--rules", metavar="LIST", help="comma-separated rulesets (default: every preset)")
     score.add_argument("--komi", type=float, metavar="K", help="score every ruleset at this komi")
-    score.add_argument("--life", choices=LIFE_METHODS, default="auto", help="how dead stones are decided")
+    _add_life(score)
     score.add_argument("--assume-rules", metavar="NAME",
                        help="rules of records that name none (e.g. japanese for Japanese title games)")
 
     validate = commands.add_parser(
         "validate", help="compare counts under each record's rules with its recorded result")
     _add_inputs(validate, out_required=False)
-    validate.add_argument("--life", choices=LIFE_METHODS, default="auto", help="how dead stones are decided")
+    _add_life(validate)
     validate.add_argument("--assume-rules", metavar="NAME", help="rules of records that name none")
 
     sql = commands.add_parser("sql", help="run SQL over a run folder's tables (views: games, scores)")
@@ -64,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _export_katago(args)
     try:
         return COMMANDS[args.command](args)
     except RulelabError as error:

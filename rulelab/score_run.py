@@ -19,14 +19,14 @@ from .engines import open_engine
 from .errors import RulelabError, RulesError, raise_if_interrupted
 from .ingest import (GAMES_FILE, MANIFEST_FILE, check_output_folder, environment, games_stage,
                      provenance, publish_games, run_pipeline)
-from .life import decide_life
+from .life import METHODS as LIFE_METHODS
+from .life import LifeVerdict, decide_life, decide_lives
 from .position import BLACK, EMPTY, WHITE, Position
 from .rules import PRESETS, Ruleset, get_ruleset
 from .scoring import score_all
 from .tables import SCORES_SCHEMA, write_json_atomic
 
 SCORES_FILE = "scores.parquet"
-LIFE_METHODS = ("auto", "estimate", "markup", "gnugo")
 COLOUR = {"B": BLACK, "W": WHITE, None: EMPTY}
 POSITION_COLUMNS = [
     "game_id", "status", "board", "board_rows", "board_cols", "territory_marks",
@@ -80,7 +80,8 @@ def record_ruleset(row: dict, assume_rules: str | None = None) -> tuple[str, Rul
 
 
 def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
-               life: str = "auto", record: Ruleset | None = None) -> list[dict]:
+               life: str = "auto", record: Ruleset | None = None,
+               verdict: LifeVerdict | None = None) -> list[dict]:
     """Score one position under several rulesets; one flat record per ruleset.
 
     Parameters
@@ -89,13 +90,15 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
         A final position (see :func:`position_from_row` to get one from a games table).
     rulesets : sequence of Ruleset, optional
         Defaults to every preset at its standard komi.
-    life : {'auto', 'estimate', 'markup', 'gnugo'}
+    life : {'auto', 'estimate', 'markup', 'gnugo', 'katago'}
         How dead stones are decided.
     record : Ruleset, optional
         The record's own rules at its own komi, scored as an extra row.
+    verdict : LifeVerdict, optional
+        The position's verdict by ``life``, when already decided (in a batch).
     """
     rulesets = list(rulesets or PRESETS.values())
-    verdict = decide_life(position, life)
+    verdict = verdict or decide_life(position, life)
     sources = ["standard"] * len(rulesets)
     if record is not None:
         rulesets.append(record)
@@ -107,13 +110,14 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
 def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi_source: str,
                  assume_rules: str | None = None) -> list[dict]:
     out = []
-    for row in rows:
-        if row["status"] != "ok":
-            continue
+    rows = [row for row in rows if row["status"] == "ok"]
+    verdicts = _batch_verdicts(rows, life)
+    for row, verdict in zip(rows, verdicts):
         record = record_ruleset(row, assume_rules) if komi_source == "standard" else None
         record = record[1] if record else None
         try:
-            scored = score_game(position_from_row(row), rulesets, life=life, record=record)
+            scored = score_game(position_from_row(row), rulesets, life=life, record=record,
+                                verdict=verdict)
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
             scored = failed_scores(rulesets, record, error)
@@ -122,6 +126,18 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi_
                 entry["komi_source"] = komi_source
             out.append({"game_id": row["game_id"], **entry})
     return out
+
+
+def _batch_verdicts(rows: list[dict], life: str) -> list[LifeVerdict | None]:
+    """KataGo's verdicts on the rows' positions in one batch (None each for other methods,
+    and for all when the batch fails: each game is then decided, and fails, on its own)."""
+    if life != "katago" or not rows:
+        return [None] * len(rows)
+    try:
+        return decide_lives([position_from_row(row) for row in rows], life)
+    except Exception as error:
+        raise_if_interrupted(error)
+        return [None] * len(rows)
 
 
 def failed_scores(rulesets: Sequence[Ruleset], record: Ruleset | None, error: Exception) -> list[dict]:
