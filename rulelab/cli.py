@@ -76,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
         "validate", help="compare counts under each record's rules with its recorded result")
     _add_inputs(validate, out_required=False)
     _add_life(validate)
+    validate.add_argument("--second-opinion", choices=("katago", "gnugo"),
+                          help="count each game with this backend's dead stones too, and "
+                               "blame no miss on the record when its verdict reproduces it")
     validate.add_argument("--assume-rules", metavar="NAME", help="rules of records that name none")
 
     sql = commands.add_parser("sql", help="run SQL over a run folder's tables (views: games, scores)")
@@ -131,7 +134,7 @@ def _validate(args) -> int:
         out = args.out or scratch
         summary = validate(args.paths, out, life=args.life, jobs=args.jobs, force=args.force,
                            progress=True, engine=args.engine, scheduler=args.scheduler,
-                           assume_rules=args.assume_rules)
+                           assume_rules=args.assume_rules, second=args.second_opinion)
         print(summary.to_string())
         print("\nmisses by class:")
         print(miss_class_counts(pd.read_parquet(Path(out) / VALIDATION_FILE)).to_string())

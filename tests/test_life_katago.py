@@ -1,5 +1,6 @@
 """KataGo as a life-and-death backend: its install, the ownership rule, and the real engine."""
 
+import json
 import os
 
 import numpy as np
@@ -121,10 +122,12 @@ def test_cli_validate_with_katago_files_named_on_the_command_line(tmp_path, caps
     (folder / "game.sgf").write_text(f"(;GM[1]FF[4]SZ[9]RU[Japanese]KM[0.5]RE[W+9.5]{setup};B[];W[])")
     assert main(["validate", str(folder), "--out", str(tmp_path / "run"), "--jobs", "1",
                  "--life", "katago", "--katago", binary, "--katago-model", model,
-                 "--katago-config", config]) == 0
+                 "--katago-config", config, "--second-opinion", "katago"]) == 0
     assert os.environ["RULELAB_KATAGO"] == os.path.abspath(binary)
     scores = pd.read_parquet(tmp_path / "run" / "scores.parquet")
     record = scores.loc[scores.komi_source == "record"].iloc[0]
     assert set(scores.life_method) == {"katago"}
     assert (record.dead_black, record.dead_white, record.margin) == (1, 1, -9.5)
-    assert "exact" in capsys.readouterr().out
+    summary = json.loads((tmp_path / "run" / "validation.json").read_text())["agreement"][0]
+    assert (summary["exact"], summary["second_exact"], summary["either_within_1"]) == (1.0, 1.0, 1.0)
+    assert "second_within_1" in capsys.readouterr().out
