@@ -475,23 +475,20 @@ def _quiet_sweep(b, nb, dame, size, colour, chains):
 
 
 @numba.njit(cache=True)
-def _atari_sweep(b, nb, dame, colour, owner, owed, chains, seen, libmark, stack, clock):
-    """The first atari fill colour can make on the dame, in board order; whether made."""
+def _forcing_sweep(b, nb, dame, colour, owner, owed, chains, seen, libmark, stack, clock,
+                   connecting):
+    """The first atari fill (or, if connecting, fill after a protective connection)
+    colour can make on the dame, in board order; whether made."""
     for p in dame:
-        if b[p] == EMPTY and _fill_with_atari(
-            b, nb, p, colour, owner, owed, chains, seen, libmark, stack, clock
-        ):
-            return True
-    return False
-
-
-@numba.njit(cache=True)
-def _connecting_sweep(b, nb, dame, colour, owner, owed, chains, seen, libmark, stack, clock):
-    """The first fill after a protective connection colour can make on the dame; whether made."""
-    for p in dame:
-        if b[p] == EMPTY and _fill_after_connecting(
-            b, nb, p, colour, owner, owed, chains, seen, libmark, stack, clock
-        ):
+        if b[p] != EMPTY:
+            continue
+        if connecting:
+            made = _fill_after_connecting(b, nb, p, colour, owner, owed, chains, seen, libmark,
+                                          stack, clock)
+        else:
+            made = _fill_with_atari(b, nb, p, colour, owner, owed, chains, seen, libmark, stack,
+                                    clock)
+        if made:
             return True
     return False
 
@@ -506,17 +503,17 @@ def _fill_dame(b, nb, dame, owner, owed, favoured, chains, seen, libmark, stack,
     size = left.size
     while True:
         made, size = _quiet_sweep(b, nb, left, size, favoured, chains)
-        if made or _atari_sweep(b, nb, left[:size], other, owner, owed, chains, seen, libmark,
-                                stack, clock):
+        if made or _forcing_sweep(b, nb, left[:size], other, owner, owed, chains, seen, libmark,
+                                  stack, clock, False):
             continue
         made, size = _quiet_sweep(b, nb, left, size, other, chains)
-        if made or _atari_sweep(b, nb, left[:size], favoured, owner, owed, chains, seen,
-                                libmark, stack, clock):
+        if made or _forcing_sweep(b, nb, left[:size], favoured, owner, owed, chains, seen,
+                                  libmark, stack, clock, False):
             continue
-        if not (_connecting_sweep(b, nb, left[:size], other, owner, owed, chains, seen,
-                                  libmark, stack, clock)
-                or _connecting_sweep(b, nb, left[:size], favoured, owner, owed, chains, seen,
-                                     libmark, stack, clock)):
+        if not (_forcing_sweep(b, nb, left[:size], other, owner, owed, chains, seen, libmark,
+                               stack, clock, True)
+                or _forcing_sweep(b, nb, left[:size], favoured, owner, owed, chains, seen,
+                                  libmark, stack, clock, True)):
             break
 
 

@@ -34,6 +34,7 @@ import numpy as np
 from scipy import ndimage
 
 from rulelab.errors import RulelabError
+from rulelab.life.external import ExternalEngine
 from rulelab.life.gnugo import gtp_vertex
 from rulelab.life.katago_setup import DEFAULT_HOME, installed_paths
 from rulelab.position import BLACK, COLOUR_NAME, EMPTY, WHITE, Position
@@ -125,7 +126,7 @@ def query(position: Position, query_id: str) -> dict:
             "includeOwnership": True, "includePolicy": False}
 
 
-class KataGo:
+class KataGo(ExternalEngine):
     """One KataGo analysis engine; reuse it for many positions (start-up costs seconds).
 
     Parameters
@@ -163,21 +164,9 @@ class KataGo:
             self._answers.put(line)
         self._answers.put(None)
 
-    def __enter__(self) -> "KataGo":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
     def close(self) -> None:
         """Stop the engine: end its input, then kill it if it lingers."""
-        if self._process.poll() is None:
-            try:
-                self._process.stdin.close()
-                self._process.wait(timeout=10)
-            except (OSError, subprocess.TimeoutExpired):
-                self._process.kill()
-                self._process.wait()
+        super().close()
         self._log.close()
 
     def _failure(self, what: str) -> KataGoError:
