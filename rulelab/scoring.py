@@ -39,9 +39,10 @@ colour filled first every dame it could. Each filling, in board order:
 Seki (J1989 Art. 8). A neutral point left empty on both copies is a *seki
 liberty* when neither colour can ever fill it: playing there captures nothing
 and leaves the player's chain with one liberty, even after it connects at that
-liberty when it lies in its own territory, or leaves opposing chains in atari with
-no escape (the verdict keeps them alive, and a dame fill cannot kill them: kgs-dev
-2017-02-13-1). It is tested with the dead stones put
+liberty when it lies in its own territory, or leaves opposing chains in atari on an
+eye of theirs that gives no escape (the verdict keeps them alive, and a dame fill
+cannot kill them: kgs-dev 2017-02-13-1; chains whose last liberty is a dame are
+stones the players left on the board, 2017-03-13-3). It is tested with the dead stones put
 back as well, so a seki held by a dead stone in an eye is seen. Chains touching a
 seki liberty are in seki; a group with a chain in seki is in seki, and the points
 of all its regions are *seki points*. The verdict's ``Life.seki`` is not read: an
@@ -522,7 +523,8 @@ def _is_seki_liberty(b, nb, p, owner, chains, seen, libmark, stack, clock):
     """Whether neither colour can ever fill empty p: playing there captures nothing and
     leaves the player's chain capturable, even after connecting at its last liberty
     when that lies in the player's own territory, or leaves opposing chains in atari
-    with no escape (stones the verdict keeps alive, which a dame fill cannot kill)."""
+    on an eye of theirs that gives no escape (stones the verdict keeps alive, which a
+    dame fill cannot kill)."""
     for colour in (BLACK, WHITE):
         own, last, captured, ataris, escape = _judge_counted(b, nb, p, colour, chains)
         fillable = captured > 0 or own >= 2
@@ -530,7 +532,7 @@ def _is_seki_liberty(b, nb, p, owner, chains, seen, libmark, stack, clock):
             b[p] = colour  # the connection is judged by flood: the counts do not hold p
             fillable = _is_quiet(b, nb, last, colour, seen, libmark, stack, clock)
             b[p] = EMPTY
-        if fillable and captured == 0 and ataris > 0:
+        if fillable and captured == 0 and ataris > 0 and escape >= 0 and owner[escape] == 3 - colour:
             fillable = _escapes(b, nb, p, colour, escape, seen, libmark, stack, clock)
         if fillable:
             return False

@@ -498,6 +498,25 @@ def test_a_dame_whose_fill_leaves_live_stones_in_atari_with_no_escape_is_a_seki_
     assert score(position, life, get_ruleset("japanese").with_komi(0)).margin == 2
 
 
+def test_stones_whose_last_liberty_after_a_fill_is_a_dame_make_no_seki():
+    # Black filling (3,5) leaves White's two stones in atari on the dame (4,5), not on
+    # an eye: the players left them on the board (kgs-dev 2017-03-13-3), and the dame
+    # stay open; Black's group keeps its territory.
+    position = Position.from_diagram("""
+        . X . X X X
+        X X X X X X
+        X X X X X X
+        X X X X O .
+        X X X X O .
+        X X X X X X
+    """)
+    life = Life.all_alive(position.board)
+    classes = analyse(position, life).classes
+    assert classes[3, 5] == classes[4, 5] == OPEN_DAME
+    assert classes[0, 0] == classes[0, 2] == TERRITORY_B
+    assert score(position, life, get_ruleset("japanese").with_komi(0)).margin == 2
+
+
 def test_open_dame_between_solid_walls_owe_nothing():
     position, life = DIAGRAMS["open_dame"]
     a = analyse(position, life)

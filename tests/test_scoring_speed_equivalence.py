@@ -29,9 +29,9 @@ from rulelab.scoring import (
 )
 
 # Digest of the analyses of _BOARDS, taken from the flood-fill analysis; taken again
-# when the rules changed (a fill leaving live stones in atari with no escape makes no
+# when the rules changed (a fill leaving live stones in atari on their eye makes no
 # dame; a fill possible only after a protective connection owes that connection).
-_REFERENCE_DIGEST = "b99652de32078c863c7c0bf1ec676b7ed7b5b1a3f1b47654885818b101bb2848"
+_REFERENCE_DIGEST = "ffe987e1c0e08094090f6fde0f2f402bf90ba687ef1c3220fb6676e1ffb538ab"
 
 
 def random_position(rows: int, cols: int, moves: int, dead_rate: float, seed: int):
