@@ -20,10 +20,10 @@ $(STAMP): pyproject.toml
 # KataGo for `--life katago` (CPU, OpenCL through PoCL) into cache/katago; `make test`
 # tries it and carries on without it (its tests then skip, saying why).
 katago: $(STAMP)
-	$(PY) -m rulelab.life.katago_setup
+	$(PY) rulelab/life/katago_setup.py
 
 test: $(STAMP)
-	$(PY) -m rulelab.life.katago_setup --optional
+	$(PY) rulelab/life/katago_setup.py --optional
 	$(PY) -m pytest -q
 
 # The default corpus is Debian's goban-original-games, fetched into cache/: Japanese

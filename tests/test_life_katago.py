@@ -73,7 +73,8 @@ def test_missing_files_raise_a_clear_error(tmp_path, monkeypatch):
 def test_the_config_loads_the_tuning_file_and_reports_for_black(tmp_path):
     config = katago_setup.analysis_config(tmp_path / "tune.txt", threads=2)
     assert f"openclTunerFile = {tmp_path / 'tune.txt'}" in config.splitlines()
-    for line in ("openclUseFP16 = false", "reportAnalysisWinratesAs = BLACK", "maxVisits = 1"):
+    for line in ("openclUseFP16 = false", "reportAnalysisWinratesAs = BLACK", "maxVisits = 1",
+                 "nnRandomize = false"):
         assert line in config.splitlines()
 
 

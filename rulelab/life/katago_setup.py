@@ -1,5 +1,8 @@
 """Install a CPU-capable KataGo from the package registries (``make katago``).
 
+Run as a script (``python rulelab/life/katago_setup.py``): it needs nothing but the
+standard library, so the install does not wait for rulelab's compiled kernels.
+
 The PyPI wheel ``katrain==1.20.0`` carries KataGo 1.18.1 built for OpenCL (an
 AppImage, unpacked without FUSE) and a b10 net; Debian's PoCL runs OpenCL on the CPU.
 KataGo's OpenCL autotuner crashes under PoCL, so the config must load a tuning file.
@@ -41,8 +44,10 @@ def installed_paths(home: Path) -> tuple[Path, Path, Path]:
 def analysis_config(tuner: Path, threads: int = 2) -> str:
     """The analysis engine's config for one CPU OpenCL device.
 
-    One visit per position (the raw net's ownership is what dead stones need), ownership
-    reported from Black's side, and the tuning file that keeps the autotuner from running.
+    One visit per position (the raw net's ownership is what dead stones need), the net
+    always seen in the same orientation (no random symmetry: a rerun gives the same
+    verdicts), ownership reported from Black's side, and the tuning file that keeps the
+    autotuner from running.
     """
     return "\n".join([
         "logToStderr = false",
@@ -50,6 +55,7 @@ def analysis_config(tuner: Path, threads: int = 2) -> str:
         "logSearchInfo = false",
         "reportAnalysisWinratesAs = BLACK",
         "maxVisits = 1",
+        "nnRandomize = false",
         "numAnalysisThreads = 1",
         "numSearchThreads = 1",
         f"nnMaxBatchSize = {max(1, threads) * 4}",
@@ -91,8 +97,8 @@ def _unpack_wheel(home: Path, binary: Path, model: Path) -> None:
     """Download the wheel, take the AppImage and the net out of it, unpack the AppImage."""
     with tempfile.TemporaryDirectory(dir=home) as scratch:
         scratch = Path(scratch)
-        _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", WHEEL,
-              "-d", str(scratch)], "pip download " + WHEEL)
+        _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--timeout", "30",
+              "--retries", "1", WHEEL, "-d", str(scratch)], "pip download " + WHEEL)
         wheel = next(scratch.glob("katrain-*.whl"))
         with zipfile.ZipFile(wheel) as archive:
             if not model.is_file():
