@@ -225,7 +225,8 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
              force: bool = False, progress: bool = False, engine: str = "local",
              scheduler: str | None = None, assume_rules: str | None = None,
              second: str | None = None) -> pd.DataFrame:
-    """Score ``paths`` into ``out`` (reusing what is there) and compare with recorded results.
+    """Score ``paths`` into ``out`` (reusing scores made with the same options, unless
+    ``force``) and compare with recorded results.
 
     Writes ``out/validation.parquet`` (every disagreement, with ``likely_cause`` and the
     columns of :func:`explain_misses`) and ``out/validation.json`` (the agreement table, the
@@ -239,7 +240,7 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
     out = Path(out)
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name  # as the scores' provenance names it
-    if not _scores_are_current(out, [str(p) for p in paths], life, assume_rules):
+    if force or not _scores_are_current(out, [str(p) for p in paths], life, assume_rules):
         score(paths, out, life=life, jobs=jobs, force=force, progress=progress, engine=engine,
               scheduler=scheduler, assume_rules=assume_rules)
     games = pd.read_parquet(out / GAMES_FILE, columns=GAME_COLUMNS + ["status", "result_kind",

@@ -196,6 +196,15 @@ def test_a_second_opinion_that_reproduces_the_record_takes_the_blame_off_it(slip
     assert report["second_opinion"] == "gnugo"
 
 
+def test_force_scores_again_what_validation_would_reuse(slip, tmp_path, monkeypatch):
+    validate([slip], tmp_path / "run", jobs=1, life="estimate")
+    calls = []
+    monkeypatch.setattr(rulelab.validate, "score", lambda *args, **kwargs: calls.append(kwargs["force"]))
+    validate([slip], tmp_path / "run", jobs=1, life="estimate")
+    validate([slip], tmp_path / "run", jobs=1, life="estimate", force=True)
+    assert calls == [True]
+
+
 def test_an_unknown_second_opinion_is_refused(slip, tmp_path):
     with pytest.raises(RulesError, match="second opinion must be one of"):
         validate([slip], tmp_path / "run", jobs=1, second="leela")
