@@ -17,10 +17,10 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from .errors import RulelabError, RulesError
+from .errors import RulesError
 from .explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
 from .ingest import GAMES_FILE, provenance
-from .life import decide_life, decide_lives
+from .life import GnuGoError, KataGoError, LifeError, decide_life, decide_lives
 from .rules import PRESETS, get_ruleset
 from .score_run import POSITION_COLUMNS, SCORES_FILE, position_from_row, record_ruleset, score
 from .scoring import score_all
@@ -29,6 +29,8 @@ from .tables import read_provenance, write_json_atomic
 VALIDATION_FILE = "validation.parquet"
 INVERTED = "recorded winner inverted: the count matches with the sign flipped"
 IMPOSSIBLE_PARITY = "recorded margin has a parity no area count of this board can have"
+REFUSALS = (GnuGoError, KataGoError, LifeError)
+"""A backend refusing or failing on one board (a missing backend stops the run)."""
 SECOND_OPINIONS = (None, "katago", "gnugo")
 """Backends whose verdicts :func:`validate` can count beside rulelab's."""
 RECORD_CAUSES = (INVERTED, IMPOSSIBLE_PARITY)
@@ -157,7 +159,7 @@ def second_opinion(table: pd.DataFrame, games_file: Path, method: str,
         positions = [position_from_row(row) for row in part]
         try:
             verdicts = decide_lives(positions, method)
-        except RulelabError:  # a board the backend refuses: decide the part one by one
+        except REFUSALS:  # a board the backend refuses: decide the part one by one
             verdicts = [_verdict_or_none(position, method) for position in positions]
         for row, position, verdict in zip(part, positions, verdicts):
             ruleset = record_ruleset(row, assume_rules)[1]
@@ -173,7 +175,7 @@ def second_opinion(table: pd.DataFrame, games_file: Path, method: str,
 def _verdict_or_none(position, method: str):
     try:
         return decide_life(position, method)
-    except RulelabError:
+    except REFUSALS:
         return None
 
 

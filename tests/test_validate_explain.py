@@ -18,7 +18,7 @@ import rulelab.validate
 from rulelab.explain import (CONVENTION, DEAD_LEFT, MISJUDGED, MISS_CLASSES, RACE, RECORD_PROBLEM,
                              SECOND_OPINION, SEKI_MISREAD, SEVERAL_GROUPS, UNFINISHED, Flip,
                              classify_miss, explain_miss)
-from rulelab.life import decide_life
+from rulelab.life import KataGoUnavailable, decide_life
 from rulelab.position import BLACK, WHITE, Life, Position, board_from_diagram
 from rulelab.rules import get_ruleset
 from rulelab.scoring import score
@@ -203,6 +203,12 @@ def test_force_scores_again_what_validation_would_reuse(slip, tmp_path, monkeypa
     validate([slip], tmp_path / "run", jobs=1, life="estimate")
     validate([slip], tmp_path / "run", jobs=1, life="estimate", force=True)
     assert calls == [True]
+
+
+def test_a_missing_second_opinion_stops_the_run(slip, tmp_path, monkeypatch):
+    monkeypatch.setenv("RULELAB_KATAGO", str(tmp_path / "nowhere"))
+    with pytest.raises(KataGoUnavailable):
+        validate([slip], tmp_path / "run", jobs=1, life="estimate", second="katago")
 
 
 def test_an_unknown_second_opinion_is_refused(slip, tmp_path):
