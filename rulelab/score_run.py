@@ -21,6 +21,7 @@ from .ingest import (GAMES_FILE, MANIFEST_FILE, check_output_folder, environment
                      provenance, publish_games, run_pipeline)
 from .life import METHODS as LIFE_METHODS
 from .life import LifeVerdict, decide_life, decide_lives
+from .life.katago import find_katago
 from .position import BLACK, EMPTY, WHITE, Position
 from .rules import PRESETS, Ruleset, get_ruleset
 from .scoring import score_all
@@ -168,10 +169,16 @@ def _current_ingest_options(out: Path, paths: list[str]) -> dict | None:
 
 def scores_stage(rulesets: Sequence[Ruleset], life: str, komi: float | None,
                  assume_rules: str | None = None) -> Stage:
-    """The scores table made unit by unit: a unit's games rows → one row per ok game × ruleset."""
+    """The scores table made unit by unit: a unit's games rows → one row per ok game × ruleset.
+
+    KataGo's files are among the options, so the tables say which engine and net decided
+    life, and a run with other files makes its parts again (a missing engine stops it here).
+    """
     komi_source = "user" if komi is not None else "standard"
     options = {"rules": [r.name for r in rulesets], "komi": komi, "life": life,
                "assume_rules": assume_rules}
+    if life == "katago":
+        options["katago"] = list(find_katago())
     return Stage("scores", SCORES_SCHEMA,
                  partial(_score_batch, rulesets=rulesets, life=life, komi_source=komi_source,
                          assume_rules=assume_rules),

@@ -14,7 +14,8 @@ from rulelab.life import katago_setup
 from rulelab.life.katago import KOMI, dead_chains, find_katago, query
 from rulelab.position import BLACK, WHITE, Position
 from rulelab.rules import get_ruleset
-from rulelab.score_run import score_game
+from rulelab.score_run import score, score_game
+from rulelab.tables import read_provenance
 
 
 def _katago_missing() -> str | None:
@@ -68,6 +69,14 @@ def test_missing_files_raise_a_clear_error(tmp_path, monkeypatch):
     with pytest.raises(KataGoUnavailable, match="make katago.*--katago or \\$RULELAB_KATAGO") as info:
         decide_life(Position.from_diagram("X ."), "katago")
     assert info.value.status == "katago_unavailable"
+
+
+def test_a_scoring_run_without_katago_stops_before_any_game(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULELAB_KATAGO", str(tmp_path / "nowhere"))
+    (tmp_path / "game.sgf").write_text("(;GM[1]SZ[9]RE[B+1.5];B[];W[])")
+    with pytest.raises(KataGoUnavailable):
+        score([tmp_path / "game.sgf"], tmp_path / "run", life="katago", jobs=1)
+    assert not (tmp_path / "run" / "scores.parquet").exists()
 
 
 def test_the_config_loads_the_tuning_file_and_reports_for_black(tmp_path):
@@ -129,6 +138,8 @@ def test_cli_validate_with_katago_files_named_on_the_command_line(tmp_path, caps
     record = scores.loc[scores.komi_source == "record"].iloc[0]
     assert set(scores.life_method) == {"katago"}
     assert (record.dead_black, record.dead_white, record.margin) == (1, 1, -9.5)
+    assert read_provenance(tmp_path / "run" / "scores.parquet")["options"]["katago"] == [
+        os.path.abspath(binary), os.path.abspath(model), os.path.abspath(config)]
     summary = json.loads((tmp_path / "run" / "validation.json").read_text())["agreement"][0]
     assert (summary["exact"], summary["second_exact"], summary["either_within_1"]) == (1.0, 1.0, 1.0)
     assert "second_within_1" in capsys.readouterr().out
