@@ -8,7 +8,7 @@ CORPUS ?=
 JOBS ?= 2
 PLAYOUT ?= captured
 
-.PHONY: install test analysis bench clean
+.PHONY: install katago test analysis bench clean
 
 install: $(STAMP)
 
@@ -21,8 +21,14 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 	@echo "==> installed: run .venv/bin/rulelab --help, or 'source .venv/bin/activate' first"
 
+# KataGo for `--life katago` (CPU, OpenCL through PoCL) into cache/katago; `make test`
+# tries it and carries on without it (its tests then skip, saying why).
+katago: $(STAMP)
+	$(PY) rulelab/life/katago_setup.py
+
 test: $(STAMP)
 	@echo "==> running the test suite (about 5 minutes)"
+	$(PY) rulelab/life/katago_setup.py --optional
 	$(PY) -m pytest -q
 
 # The default corpus is Debian's goban-original-games, fetched into cache/: Japanese

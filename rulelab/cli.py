@@ -16,7 +16,10 @@ from .engines import ENGINES
 from .errors import RulelabError
 from .rules import PLAYOUT_MODELS
 
-LIFE_METHODS = ("auto", "estimate", "markup", "gnugo")
+LIFE_METHODS = ("auto", "estimate", "markup", "gnugo", "katago")
+KATAGO_OPTIONS = {"katago": "RULELAB_KATAGO", "katago_model": "RULELAB_KATAGO_MODEL",
+                  "katago_config": "RULELAB_KATAGO_CONFIG"}
+"""The KataGo options and the environment variables they set, which worker processes inherit."""
 
 
 def _add_inputs(parser: argparse.ArgumentParser, out_required: bool = True) -> None:
@@ -45,6 +48,26 @@ def _choices() -> str:
             f"engines (--engine): {', '.join(ENGINES)}")
 
 
+def _add_life(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--life", choices=LIFE_METHODS, default="auto", help="how dead stones are decided")
+    parser.add_argument("--katago", metavar="PATH", help="KataGo binary for --life katago "
+                        "(default: $RULELAB_KATAGO, else the one 'make katago' installs)")
+    parser.add_argument("--katago-model", metavar="PATH", help="KataGo net (default: $RULELAB_KATAGO_MODEL)")
+    parser.add_argument("--katago-config", metavar="PATH",
+                        help="KataGo analysis config (default: $RULELAB_KATAGO_CONFIG)")
+
+
+def _export_katago(args) -> None:
+    """Name the KataGo files given on the command line in the environment, where the
+    backend and every worker process find them."""
+    import os
+
+    for option, variable in KATAGO_OPTIONS.items():
+        value = getattr(args, option, None)
+        if value:
+            os.environ[variable] = os.path.abspath(value) if os.path.exists(value) else value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulelab", description=__doc__.splitlines()[0],
                                      epilog=_choices(), formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -63,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_inputs(score)
     score.add_argument("--rules", metavar="LIST", help="comma-separated rulesets (default: every preset)")
     score.add_argument("--komi", type=float, metavar="K", help="score every ruleset at this komi")
-    score.add_argument("--life", choices=LIFE_METHODS, default="auto", help="how dead stones are decided")
+    _add_life(score)
     score.add_argument("--assume-rules", metavar="NAME",
                        help="rules of records that name none (e.g. japanese for Japanese title games)")
     score.add_argument("--playout", choices=PLAYOUT_MODELS, default="captured",
@@ -72,7 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = command("validate", "compare counts under each record's rules with its recorded result")
     _add_inputs(validate, out_required=False)
-    validate.add_argument("--life", choices=LIFE_METHODS, default="auto", help="how dead stones are decided")
+    _add_life(validate)
+    validate.add_argument("--second-opinion", choices=("katago", "gnugo"),
+                          help="count each game with this backend's dead stones too, and "
+                               "blame no miss on the record when its verdict reproduces it")
     validate.add_argument("--assume-rules", metavar="NAME", help="rules of records that name none")
 
     sql = commands.add_parser("sql", help="run SQL over a run folder's tables (views: games, scores; "
@@ -92,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _export_katago(args)
     try:
         return COMMANDS[args.command](args)
     except RulelabError as error:
@@ -147,7 +174,7 @@ def _validate(args) -> int:
         started = time.perf_counter()
         summary = validate(args.paths, out, life=args.life, jobs=args.jobs, force=args.force,
                            progress=True, engine=args.engine, scheduler=args.scheduler,
-                           assume_rules=args.assume_rules)
+                           assume_rules=args.assume_rules, second=args.second_opinion)
         if args.json:
             print((Path(out) / "validation.json").read_text(), end="")
             return 0

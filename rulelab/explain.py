@@ -61,9 +61,12 @@ UNFINISHED = "unfinished board"
 MISJUDGED = "life: misjudged group"
 CONVENTION = "counting convention"
 SEVERAL_GROUPS = "life: several groups"
+SECOND_OPINION = "life: the second opinion reproduces the record"
 MISS_CLASSES = (RECORD_PROBLEM, DEAD_LEFT, SEKI_MISREAD, RACE, UNFINISHED, MISJUDGED,
-                CONVENTION, SEVERAL_GROUPS)
-"""Every class a miss can get, in the order they are tried."""
+                CONVENTION, SEVERAL_GROUPS, SECOND_OPINION)
+"""Every class a miss can get, in the order they are tried; :data:`SECOND_OPINION`
+replaces a class of :data:`OUTSIDE_LIFE` when another backend's verdict reproduces the
+record exactly (the miss is then rulelab's verdict, not the record or the count)."""
 OUTSIDE_LIFE = frozenset({RECORD_PROBLEM, DEAD_LEFT, CONVENTION})
 """Classes no life-and-death method can fix (the record itself, or how a server counts):
 exact games plus these misses bound the agreement any life verdict can reach."""
@@ -127,7 +130,8 @@ class Explanation:
 
 def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
                  life_method: str = "auto", *, record_problem: bool = False,
-                 rng_seed: int = 0) -> Explanation:
+                 second_opinion_exact: bool = False, rng_seed: int = 0,
+                 dame_policy: str = "none") -> Explanation:
     """Find the one block whose verdict, flipped, comes closest to the recorded margin.
 
     Parameters
@@ -139,13 +143,20 @@ def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
         (:func:`rulelab.score_run.record_ruleset`).
     recorded_margin : float
         The recorded result, positive when Black won.
-    life_method : {'auto', 'estimate', 'markup', 'gnugo'}
+    life_method : {'auto', 'estimate', 'markup', 'gnugo', 'katago'}
         How the scoring run decided life; the verdict is decided again the same way.
     record_problem : bool
-        The recorded result itself is at fault (an inverted winner, a margin of
-        impossible parity): the class says so whatever the flips find.
+        The recorded result itself looks at fault (an inverted winner, a margin of
+        impossible parity by this verdict's count): the class says so whatever the
+        flips find, unless ``second_opinion_exact``.
+    second_opinion_exact : bool
+        Another backend's verdict reproduces the record exactly, so no class blames
+        the record or the count (:data:`SECOND_OPINION`).
     rng_seed : int
         Seed of the playouts, as in the scoring run.
+    dame_policy : {'none', 'alternate'}
+        How the record's source counts open dame, as in the scoring run
+        (:func:`rulelab.score_run.dame_policy_of`).
 
     Returns
     -------
@@ -190,10 +201,10 @@ def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
     # The estimate the run's verdict grew from (for markup and GNU Go, the playouts' view).
     estimate = estimate_life(position.board, position.to_move, seed=rng_seed,
                              stopped_early=position.stopped_early)
-    difference = _margin(position, verdict, ruleset) - recorded_margin
+    difference = _margin(position, verdict, ruleset, dame_policy) - recorded_margin
     fixes = []
     for kind, colour, block in _flips(position.board, verdict, estimate.proven):
-        remaining = _margin(position, _flipped(verdict, kind, block), ruleset) - recorded_margin
+        remaining = _margin(position, _flipped(verdict, kind, block), ruleset, dame_policy) - recorded_margin
         if abs(remaining) < abs(difference):
             fixes.append(Flip(kind=kind, colour=colour, stones=int(block.sum()),
                               point=tuple(int(i) for i in np.argwhere(block)[0]),
@@ -202,11 +213,12 @@ def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
                               remaining=remaining))
     fix = min(fixes, key=lambda f: (abs(f.remaining), f.stones, f.point), default=None)
     return Explanation(difference=difference, unsettled=verdict.unsettled, fix=fix,
-                       miss_class=classify_miss(difference, fix, verdict.unsettled, record_problem))
+                       miss_class=classify_miss(difference, fix, verdict.unsettled, record_problem,
+                                                second_opinion_exact))
 
 
 def classify_miss(difference: float, fix: Flip | None, unsettled: int,
-                  record_problem: bool = False) -> str:
+                  record_problem: bool = False, second_opinion_exact: bool = False) -> str:
     """The class of a miss, from its best flip; the first of :data:`MISS_CLASSES` that fits.
 
     Parameters
@@ -218,7 +230,9 @@ def classify_miss(difference: float, fix: Flip | None, unsettled: int,
     unsettled : int
         Open points of the position.
     record_problem : bool
-        The recorded result itself is at fault (inverted, impossible parity).
+        The recorded result itself looks at fault (inverted, impossible parity).
+    second_opinion_exact : bool
+        Another backend's verdict reproduces the record exactly.
 
     Returns
     -------
@@ -231,7 +245,17 @@ def classify_miss(difference: float, fix: Flip | None, unsettled: int,
     'counting convention'
     >>> classify_miss(12.0, None, unsettled=0)
     'life: several groups'
+    >>> classify_miss(-1.0, None, unsettled=0, second_opinion_exact=True)
+    'life: the second opinion reproduces the record'
     """
+    miss_class = _class_by_flip(difference, fix, unsettled, record_problem)
+    if second_opinion_exact and miss_class in OUTSIDE_LIFE:
+        return SECOND_OPINION
+    return miss_class
+
+
+def _class_by_flip(difference: float, fix: Flip | None, unsettled: int,
+                   record_problem: bool) -> str:
     exact = fix is not None and abs(fix.remaining) < EXACT
     if record_problem:
         return RECORD_PROBLEM
@@ -269,5 +293,5 @@ def _flipped(verdict: LifeVerdict, kind: str, block: np.ndarray) -> Life:
                 confidence=verdict.confidence, finished=verdict.finished)
 
 
-def _margin(position: Position, life: Life, ruleset: Ruleset) -> float:
-    return score_all(position, life, [ruleset])[0].margin
+def _margin(position: Position, life: Life, ruleset: Ruleset, dame_policy: str) -> float:
+    return score_all(position, life, [ruleset], dame_policy=dame_policy)[0].margin

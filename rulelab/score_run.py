@@ -21,7 +21,9 @@ from .engines import open_engine
 from .errors import RulelabError, RulesError, raise_if_interrupted
 from .ingest import (GAMES_FILE, MANIFEST_FILE, check_output_folder, environment, games_stage,
                      provenance, publish_games, run_pipeline)
-from .life import decide_life
+from .life import METHODS as LIFE_METHODS
+from .life import LifeVerdict, decide_life, decide_lives
+from .life.katago import find_katago
 from .position import BLACK, EMPTY, WHITE, Position
 from .rules import PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out
 from .scoring import score_all
@@ -29,7 +31,6 @@ from .sources import ReadStats, describe_inputs
 from .tables import SCORES_SCHEMA, read_frame, write_json_atomic
 
 SCORES_FILE = "scores.parquet"
-LIFE_METHODS = ("auto", "estimate", "markup", "gnugo")
 COLOUR = {"B": BLACK, "W": WHITE, None: EMPTY}
 POSITION_COLUMNS = [
     "game_id", "status", "board", "board_rows", "board_cols", "territory_marks",
@@ -46,6 +47,11 @@ COUNTING_BY_SOURCE = {("tygem", "korean"): {"refuse_owed": False}}
 # (README, "Modelling choices"): KGS counts them for nobody, the default; on Fox the
 # professionals' area counts match dame filled alternately.
 DAME_POLICY_BY_SOURCE = {"fox": "alternate"}
+
+
+def dame_policy_of(row: dict) -> str:
+    """How the open dame of a games row count under area scoring, by its source."""
+    return DAME_POLICY_BY_SOURCE.get(row["source"], "none")
 
 
 def position_from_row(row: dict) -> Position:
@@ -91,7 +97,8 @@ def record_ruleset(row: dict, assume_rules: str | None = None,
 
 def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
                life: str = "auto", record: Ruleset | None = None,
-               dame_policy: str = "none", komi: float | None = None) -> list[dict]:
+               dame_policy: str = "none", komi: float | None = None,
+               verdict: LifeVerdict | None = None) -> list[dict]:
     """Score one position under several rulesets; one flat record per ruleset.
 
     Parameters
@@ -101,7 +108,7 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     rulesets : sequence of Ruleset, optional
         Defaults to every preset at its standard komi, dead stones captured
         (:func:`resolve_rulesets`).
-    life : {'auto', 'estimate', 'markup', 'gnugo'}
+    life : {'auto', 'estimate', 'markup', 'gnugo', 'katago'}
         How dead stones are decided.
     record : Ruleset, optional
         The record's own rules at its own komi, scored as an extra row.
@@ -109,13 +116,15 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
         How open dame count under area scoring (:func:`rulelab.scoring.score`).
     komi : float, optional
         Also score every ruleset at this komi (``komi_source='user'``).
+    verdict : LifeVerdict, optional
+        The position's verdict by ``life``, when already decided (in a batch).
 
     Besides the breakdown, each record says whether the board is settled
     (``board_settled``: no open border, no ko, no capturable string) and whether the
     record ended by passes (``ended_by_passes``); ``finished`` is both.
     """
     labelled = _labelled(list(rulesets or resolve_rulesets(None, None)), record, komi)
-    verdict = decide_life(position, life)
+    verdict = verdict or decide_life(position, life)
     breakdowns = score_all(position, verdict, [ruleset for ruleset, _ in labelled],
                            dame_policy=dame_policy)
     state = {"board_settled": _board_settled(position, verdict), "ended_by_passes": position.ended_by_passes}
@@ -142,15 +151,16 @@ def _board_settled(position: Position, verdict) -> bool:
 def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi: float | None,
                  assume_rules: str | None = None, playout: str = "captured") -> list[dict]:
     out = []
-    for row in rows:
-        if row["status"] != "ok":
-            continue
+    rows = [row for row in rows if row["status"] == "ok"]
+    verdicts = _batch_verdicts(rows, life)
+    for row, verdict in zip(rows, verdicts):
         record = record_ruleset(row, assume_rules, playout)
         record = record[1] if record else None
         illegal = bool(row["illegal_move_count"])
         try:
             scored = score_game(position_from_row(row), rulesets, life=life, record=record, komi=komi,
-                                dame_policy=DAME_POLICY_BY_SOURCE.get(row["source"], "none"))
+                                dame_policy=dame_policy_of(row),
+                                verdict=verdict)
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
             scored = failed_scores(rulesets, record, error, komi)
@@ -159,6 +169,18 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
             entry["finished"] = entry.get("finished") and not illegal
             out.append({"game_id": row["game_id"], **entry, "has_illegal_moves": illegal})
     return out
+
+
+def _batch_verdicts(rows: list[dict], life: str) -> list[LifeVerdict | None]:
+    """KataGo's verdicts on the rows' positions in one batch (None each for other methods,
+    and for all when the batch fails: each game is then decided, and fails, on its own)."""
+    if life != "katago" or not rows:
+        return [None] * len(rows)
+    try:
+        return decide_lives([position_from_row(row) for row in rows], life)
+    except Exception as error:
+        raise_if_interrupted(error)
+        return [None] * len(rows)
 
 
 def failed_scores(rulesets: Sequence[Ruleset], record: Ruleset | None, error: Exception,
@@ -202,9 +224,15 @@ def _current_ingest_options(out: Path, paths: list[str]) -> dict | None:
 
 def scores_stage(rulesets: Sequence[Ruleset], life: str, komi: float | None,
                  assume_rules: str | None = None, playout: str = "captured") -> Stage:
-    """The scores table made unit by unit: a unit's games rows → one row per ok game × ruleset."""
+    """The scores table made unit by unit: a unit's games rows → one row per ok game × ruleset.
+
+    KataGo's files are among the options, so the tables say which engine and net decided
+    life, and a run with other files makes its parts again (a missing engine stops it here).
+    """
     options = {"rules": [r.name for r in rulesets], "komi": komi, "life": life,
                "assume_rules": assume_rules, "playout": playout}
+    if life == "katago":
+        options["katago"] = list(find_katago())
     return Stage("scores", SCORES_SCHEMA,
                  partial(_score_batch, rulesets=rulesets, life=life, komi=komi,
                          assume_rules=assume_rules, playout=playout),

@@ -30,12 +30,19 @@ colour filled first every dame it could. Each filling, in board order:
    atari that all escape by one stone on the same neutral point or point of their
    own territory, the escape being played and, inside that territory, owed (the
    KGS count: filling O19 puts P19 in atari, so Q19 is not territory); a quiet
-   fill by the other colour; an atari fill by the favoured colour.
+   fill by the other colour; an atari fill by the favoured colour; a fill that only
+   a protective move makes possible, by the other colour, then by the favoured one:
+   the chain the fill joins would keep a single liberty, in its own territory, so
+   the filler connects there first (owed) and then fills, quietly or with an atari
+   as above (kgs-dev 2017-02-09-5: both sides owe one such point).
 
 Seki (J1989 Art. 8). A neutral point left empty on both copies is a *seki
 liberty* when neither colour can ever fill it: playing there captures nothing
 and leaves the player's chain with one liberty, even after it connects at that
-liberty when it lies in its own territory. It is tested with the dead stones put
+liberty when it lies in its own territory, or leaves opposing chains in atari on an
+eye of theirs that gives no escape (the verdict keeps them alive, and a dame fill
+cannot kill them: kgs-dev 2017-02-13-1; chains whose last liberty is a dame are
+stones the players left on the board, 2017-03-13-3). It is tested with the dead stones put
 back as well, so a seki held by a dead stone in an eye is seen. Chains touching a
 seki liberty are in seki; a group with a chain in seki is in seki, and the points
 of all its regions are *seki points*. The verdict's ``Life.seki`` is not read: an
@@ -370,6 +377,19 @@ def _fill_if_quiet(b, nb, p, colour, chains):
 
 
 @numba.njit(cache=True)
+def _escapes(b, nb, p, colour, escape, seen, libmark, stack, clock):
+    """Whether the chains colour on empty p puts in atari, whose common last liberty is
+    escape (-1: they differ), all escape by one quiet stone there (b is left as it was;
+    the escape is judged by flood, as the counts do not hold p)."""
+    if escape < 0:
+        return False
+    b[p] = colour
+    escapes = _is_quiet(b, nb, escape, 3 - colour, seen, libmark, stack, clock)
+    b[p] = EMPTY
+    return escapes
+
+
+@numba.njit(cache=True)
 def _fill_with_atari(b, nb, p, colour, owner, owed, chains, seen, libmark, stack, clock):
     """Fill dame p with colour if that ataris chains which all escape by one stone on
     the same neutral point or point of their own territory; the latter is owed."""
@@ -382,15 +402,47 @@ def _fill_with_atari(b, nb, p, colour, owner, owed, chains, seen, libmark, stack
         return False
     if owner[escape] != 3 and owner[escape] != victim:
         return False
-    b[p] = colour  # the escape is judged by flood, as the counts do not hold p yet
-    escapes = _is_quiet(b, nb, escape, victim, seen, libmark, stack, clock)
-    b[p] = EMPTY
+    escapes = _escapes(b, nb, p, colour, escape, seen, libmark, stack, clock)
     if escapes:
         _place(b, nb, p, colour, chains)
         _place(b, nb, escape, victim, chains)
         if owner[escape] == victim:
             owed[escape] = victim
     return escapes
+
+
+@numba.njit(cache=True)
+def _fill_after_connecting(b, nb, p, colour, owner, owed, chains, seen, libmark, stack, clock):
+    """Fill dame p with colour when only a protective move makes that possible: the
+    chain p joins would keep one liberty, in colour's own territory. Colour connects
+    there first (owed), then fills p quietly or with an atari that the victims escape
+    as in _fill_with_atari."""
+    own, last, captured, _, _ = _judge_counted(b, nb, p, colour, chains)
+    if not (own == 1 and captured == 0 and owner[last] == colour):
+        return False
+    if not _is_quiet(b, nb, last, colour, seen, libmark, stack, clock):
+        return False
+    b[last] = colour  # judged by flood: the counts hold neither stone yet
+    b[p] = colour
+    own, captured, ataris, escape = _judge(b, nb, p, seen, libmark, stack, clock)
+    fills = own >= 2 and captured == 0
+    if fills and ataris > 0:
+        fills = escape >= 0 and (owner[escape] == 3 or owner[escape] == 3 - colour)
+        if fills:
+            b[p] = EMPTY
+            fills = _escapes(b, nb, p, colour, escape, seen, libmark, stack, clock)
+    b[p] = EMPTY
+    b[last] = EMPTY
+    if not fills:
+        return False
+    _place(b, nb, last, colour, chains)
+    _place(b, nb, p, colour, chains)
+    owed[last] = colour
+    if ataris > 0:
+        _place(b, nb, escape, 3 - colour, chains)
+        if owner[escape] == 3 - colour:
+            owed[escape] = 3 - colour
+    return True
 
 
 @numba.njit(cache=True)
@@ -424,12 +476,20 @@ def _quiet_sweep(b, nb, dame, size, colour, chains):
 
 
 @numba.njit(cache=True)
-def _atari_sweep(b, nb, dame, colour, owner, owed, chains, seen, libmark, stack, clock):
-    """The first atari fill colour can make on the dame, in board order; whether made."""
+def _forcing_sweep(b, nb, dame, colour, owner, owed, chains, seen, libmark, stack, clock,
+                   connecting):
+    """The first atari fill (or, if connecting, fill after a protective connection)
+    colour can make on the dame, in board order; whether made."""
     for p in dame:
-        if b[p] == EMPTY and _fill_with_atari(
-            b, nb, p, colour, owner, owed, chains, seen, libmark, stack, clock
-        ):
+        if b[p] != EMPTY:
+            continue
+        if connecting:
+            made = _fill_after_connecting(b, nb, p, colour, owner, owed, chains, seen, libmark,
+                                          stack, clock)
+        else:
+            made = _fill_with_atari(b, nb, p, colour, owner, owed, chains, seen, libmark, stack,
+                                    clock)
+        if made:
             return True
     return False
 
@@ -444,12 +504,17 @@ def _fill_dame(b, nb, dame, owner, owed, favoured, chains, seen, libmark, stack,
     size = left.size
     while True:
         made, size = _quiet_sweep(b, nb, left, size, favoured, chains)
-        if made or _atari_sweep(b, nb, left[:size], other, owner, owed, chains, seen, libmark,
-                                stack, clock):
+        if made or _forcing_sweep(b, nb, left[:size], other, owner, owed, chains, seen, libmark,
+                                  stack, clock, False):
             continue
         made, size = _quiet_sweep(b, nb, left, size, other, chains)
-        if not made and not _atari_sweep(b, nb, left[:size], favoured, owner, owed, chains,
-                                         seen, libmark, stack, clock):
+        if made or _forcing_sweep(b, nb, left[:size], favoured, owner, owed, chains, seen,
+                                  libmark, stack, clock, False):
+            continue
+        if not (_forcing_sweep(b, nb, left[:size], other, owner, owed, chains, seen, libmark,
+                               stack, clock, True)
+                or _forcing_sweep(b, nb, left[:size], favoured, owner, owed, chains, seen,
+                                  libmark, stack, clock, True)):
             break
 
 
@@ -457,14 +522,18 @@ def _fill_dame(b, nb, dame, owner, owed, favoured, chains, seen, libmark, stack,
 def _is_seki_liberty(b, nb, p, owner, chains, seen, libmark, stack, clock):
     """Whether neither colour can ever fill empty p: playing there captures nothing and
     leaves the player's chain capturable, even after connecting at its last liberty
-    when that lies in the player's own territory."""
+    when that lies in the player's own territory, or leaves opposing chains in atari
+    on an eye of theirs that gives no escape (stones the verdict keeps alive, which a
+    dame fill cannot kill)."""
     for colour in (BLACK, WHITE):
-        own, last, captured, _, _ = _judge_counted(b, nb, p, colour, chains)
+        own, last, captured, ataris, escape = _judge_counted(b, nb, p, colour, chains)
         fillable = captured > 0 or own >= 2
         if own == 1 and captured == 0 and owner[last] == colour:
             b[p] = colour  # the connection is judged by flood: the counts do not hold p
             fillable = _is_quiet(b, nb, last, colour, seen, libmark, stack, clock)
             b[p] = EMPTY
+        if fillable and captured == 0 and ataris > 0 and escape >= 0 and owner[escape] == 3 - colour:
+            fillable = _escapes(b, nb, p, colour, escape, seen, libmark, stack, clock)
         if fillable:
             return False
     return True

@@ -17,17 +17,25 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
+from .errors import RulesError
 from .explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
 from .ingest import GAMES_FILE
+from .life import GnuGoError, KataGoError, LifeError, decide_life, decide_lives
 from .progress import counted
 from .rules import PRESETS, get_ruleset
-from .score_run import POSITION_COLUMNS, SCORES_FILE, position_from_row, record_ruleset, score
+from .score_run import (POSITION_COLUMNS, SCORES_FILE, dame_policy_of, position_from_row, record_ruleset,
+                        score)
+from .scoring import score_all
 from .sources import describe_inputs
 from .tables import read_provenance, write_json_atomic
 
 VALIDATION_FILE = "validation.parquet"
 INVERTED = "recorded winner inverted: the count matches with the sign flipped"
 IMPOSSIBLE_PARITY = "recorded margin has a parity no area count of this board can have"
+REFUSALS = (GnuGoError, KataGoError, LifeError)
+"""A backend refusing or failing on one board (a missing backend stops the run)."""
+SECOND_OPINIONS = (None, "katago", "gnugo")
+"""Backends whose verdicts :func:`validate` can count beside rulelab's."""
 RECORD_CAUSES = (INVERTED, IMPOSSIBLE_PARITY)
 """Causes that blame the recorded result itself, whatever the board holds."""
 EXPLANATION_TYPES = {"miss_class": "str", "fix_kind": "str", "fix_colour": "str",
@@ -105,13 +113,22 @@ def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "hand
                                                           "life_method")) -> pd.DataFrame:
     """Agreement rates (exact, within one point, winner) by each grouping and overall.
 
-    ``ceiling`` is the share of games that are exact or whose miss no life verdict can
-    fix (:data:`rulelab.explain.OUTSIDE_LIFE`): the most agreement better life and death
-    could reach. It needs the ``miss_class`` column (:func:`explain_misses`).
+    ``ceiling`` is 1 minus the share of games whose miss no life verdict can fix
+    (:data:`rulelab.explain.OUTSIDE_LIFE`): the most agreement better life and death
+    could reach. It needs the ``miss_class`` column (:func:`explain_misses`). A table
+    with a second opinion (:func:`second_opinion`) also gets its rates (``second_exact``,
+    ``second_within_1``, ``second_winner``) and ``either_within_1``, the games that
+    rulelab's verdict or the second opinion's count within one point.
     """
-    table = table.assign(ceiling=table.exact | table.miss_class.isin(OUTSIDE_LIFE))
+    table = table.assign(ceiling=~table.miss_class.isin(OUTSIDE_LIFE))
     rates = dict(games=("exact", "size"), exact=("exact", "mean"), within_1=("within_1", "mean"),
                  winner=("winner_agrees", "mean"), ceiling=("ceiling", "mean"))
+    if "second_margin" in table:
+        table = table.assign(either_within_1=table.within_1 | table.second_within_1)
+        rates.update(second_exact=("second_exact", "mean"),
+                     second_within_1=("second_within_1", "mean"),
+                     second_winner=("second_winner", "mean"),
+                     either_within_1=("either_within_1", "mean"))
     parts = [pd.DataFrame({name: [table[column].agg(how)] for name, (column, how) in rates.items()},
                           index=["all"])]
     for column in by:
@@ -121,26 +138,71 @@ def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "hand
     return pd.concat(parts).round(4)
 
 
+def _position_rows(games_file: Path, ids: list[str]) -> dict[str, dict]:
+    """The games-table rows of ``ids``, by game id."""
+    if not ids:
+        return {}
+    positions = pq.read_table(games_file, columns=POSITION_COLUMNS, filters=[("game_id", "in", ids)])
+    return {row["game_id"]: row for row in positions.to_pylist()}
+
+
+def second_opinion(table: pd.DataFrame, games_file: Path, method: str,
+                   assume_rules: str | None = None, batch: int = 64) -> pd.DataFrame:
+    """The :func:`compare` table with what another backend's verdict gives, game by game.
+
+    Adds ``second_margin`` (the count under the record's rules with ``method``'s dead
+    stones; NaN where the backend fails on a board), ``second_difference``,
+    ``second_exact``, ``second_within_1`` and ``second_winner``. KataGo's positions go
+    to the engine ``batch`` at a time.
+    """
+    rows = _position_rows(games_file, table.game_id.tolist())
+    margins = []
+    for start in range(0, len(table), batch):
+        part = [rows[game_id] for game_id in table.game_id.iloc[start:start + batch]]
+        positions = [position_from_row(row) for row in part]
+        try:
+            verdicts = decide_lives(positions, method)
+        except REFUSALS:  # a board the backend refuses: decide the part one by one
+            verdicts = [_verdict_or_none(position, method) for position in positions]
+        for row, position, verdict in zip(part, positions, verdicts):
+            ruleset = record_ruleset(row, assume_rules)[1]
+            margins.append(np.nan if verdict is None else
+                           score_all(position, verdict, [ruleset], dame_policy=dame_policy_of(row))[0].margin)
+    second = pd.Series(margins, index=table.index, dtype="float64")
+    difference = second - table.recorded_margin
+    winner = np.where(second > 0, "B", np.where(second < 0, "W", "draw"))
+    return table.assign(second_margin=second, second_difference=difference,
+                        second_exact=difference.abs() < 1e-9, second_within_1=difference.abs() <= 1.0,
+                        second_winner=second.notna() & (winner == table.result_winner))
+
+
+def _verdict_or_none(position, method: str):
+    try:
+        return decide_life(position, method)
+    except REFUSALS:
+        return None
+
+
 def explain_misses(misses: pd.DataFrame, games_file: Path, life: str,
             assume_rules: str | None = None, progress: bool = False) -> pd.DataFrame:
     """The columns of :data:`EXPLANATION_TYPES` for each miss (a :func:`compare` row), in order.
 
     Each position is read back from the games table and its life decided again with the
-    run's method, so the explanation is that of the verdict the run scored. ``progress``
-    shows a bar on a terminal.
+    run's method, so the explanation is that of the verdict the run scored. Misses with a
+    second opinion (:func:`second_opinion`) that reproduces the record exactly are never
+    put in a class that blames the record or the count: a life verdict fixes them.
+    ``progress`` shows a bar on a terminal.
     """
-    ids = misses.game_id.tolist()
-    rows = {}
-    if ids:
-        positions = pq.read_table(games_file, columns=POSITION_COLUMNS,
-                                  filters=[("game_id", "in", ids)])
-        rows = {row["game_id"]: row for row in positions.to_pylist()}
+    rows = _position_rows(games_file, misses.game_id.tolist())
+    second_exact = misses.second_exact if "second_exact" in misses else pd.Series(False, misses.index)
     records = []
-    for miss in counted(misses.itertuples(index=False), len(misses), "explaining misses", progress):
+    explaining = counted(misses.itertuples(index=False), len(misses), "explaining misses", progress)
+    for miss, reproduced in zip(explaining, second_exact):
         row = rows[miss.game_id]
         explained = explain_miss(position_from_row(row), record_ruleset(row, assume_rules)[1],
                                  miss.recorded_margin, life,
-                                 record_problem=miss.likely_cause in RECORD_CAUSES)
+                                 record_problem=miss.likely_cause in RECORD_CAUSES,
+                                 second_opinion_exact=bool(reproduced), dame_policy=dame_policy_of(row))
         records.append(explained.to_record())
     frame = pd.DataFrame(records, columns=list(EXPLANATION_TYPES), index=misses.index)
     return frame.astype(EXPLANATION_TYPES)
@@ -168,23 +230,32 @@ def _scores_are_current(out: Path, paths: list[str], life: str, assume_rules: st
 
 def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs: int | None = None,
              force: bool = False, progress: bool = False, engine: str = "local",
-             scheduler: str | None = None, assume_rules: str | None = None) -> pd.DataFrame:
-    """Score ``paths`` into ``out`` (reusing what is there) and compare with recorded results.
+             scheduler: str | None = None, assume_rules: str | None = None,
+             second: str | None = None) -> pd.DataFrame:
+    """Score ``paths`` into ``out`` (reusing scores made with the same options, unless
+    ``force``) and compare with recorded results.
 
     Writes ``out/validation.parquet`` (every disagreement, with ``likely_cause`` and the
     columns of :func:`explain_misses`) and ``out/validation.json`` (the agreement table, the
     misses per class, and the time spent explaining them); returns the agreement table.
+    ``second`` names a backend (``'katago'`` or ``'gnugo'``) whose verdict is counted too,
+    game by game (:func:`second_opinion`): its columns join the misses and the table.
     """
+    if second not in SECOND_OPINIONS:
+        raise RulesError(f"second opinion must be one of {', '.join(map(str, SECOND_OPINIONS))}; "
+                         f"got {second!r}")
     out = Path(out)
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name  # as the scores' provenance names it
-    if not _scores_are_current(out, [str(p) for p in paths], life, assume_rules):
+    if force or not _scores_are_current(out, [str(p) for p in paths], life, assume_rules):
         score(paths, out, life=life, jobs=jobs, force=force, progress=progress, engine=engine,
               scheduler=scheduler, assume_rules=assume_rules)
     games = pd.read_parquet(out / GAMES_FILE, columns=GAME_COLUMNS + ["status", "result_kind",
                                                                       "duplicate_of"])
     scores = pd.read_parquet(out / SCORES_FILE, columns=SCORE_COLUMNS + ["komi_source"])
     table = compare(games, scores)
+    if second is not None:
+        table = second_opinion(table, out / GAMES_FILE, second, assume_rules)
     started = time.perf_counter()
     misses = table.loc[~table.exact]
     explained = explain_misses(misses, out / GAMES_FILE, life, assume_rules, progress)
@@ -197,6 +268,7 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
     groups = summary.reset_index().rename(columns={"index": "group"})
     write_json_atomic(out / "validation.json", {
         "life": life,
+        "second_opinion": second,
         "agreement": groups.to_dict(orient="records"),
         "miss_classes": {column: classes[column].to_dict() for column in classes},
         "explained": {"misses": len(misses), "seconds": round(seconds, 3)},

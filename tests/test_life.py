@@ -449,7 +449,7 @@ def test_gnugo_engine_is_reusable_and_sees_seki():
 
 @pytest.mark.parametrize("name", ["rulelab.life", "rulelab.life.benson", "rulelab.life.estimate",
                                   "rulelab.life.markup", "rulelab.life.seki", "rulelab.life.settle",
-                                  "rulelab.life.atari"])
+                                  "rulelab.life.atari", "rulelab.life.katago"])
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0 and result.attempted > 0

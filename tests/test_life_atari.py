@@ -3,8 +3,8 @@
 import numpy as np
 
 import rulelab.life.estimate as estimate_module
-from rulelab.life.atari import cleanly_captured
-from rulelab.life.estimate import estimate_life
+from rulelab.life.atari import cleanly_captured, held_by_ko
+from rulelab.life.estimate import Estimate, estimate_life
 from rulelab.position import EMPTY, WHITE, board_from_diagram
 
 # White's two stones in the middle have one liberty, on the left; Black's stones
@@ -91,3 +91,40 @@ def test_estimate_takes_the_string_off_and_estimates_the_rest_again(monkeypatch)
     np.testing.assert_array_equal(estimate.dead, in_atari)
     assert (estimate.survival[in_atari] == 0).all()
     assert estimate.confidence == estimate_life(without).confidence
+
+
+def test_a_lone_stone_whose_capture_is_a_ko_is_held():
+    board = board_from_diagram(KO_CAPTURE)
+    alive = np.zeros(board.shape, bool)
+    held = held_by_ko(board, coin_toss(board), alive)
+    assert held[1, 1]
+    assert not held[board == WHITE].all() and not held[0, 2]  # (0, 2) has two liberties
+    assert not held_by_ko(board, np.where(board != EMPTY, 0.1, np.nan), alive).any()
+    # With the White stones around the capturing point dead, there is no ko to fight.
+    assert not held_by_ko(board, coin_toss(board), board == WHITE)[1, 1]
+
+
+def test_strings_and_clean_captures_are_never_held_by_ko():
+    for diagram in (RACE_LOST_IN_ATARI, WHITE_IN_ATARI_IN_BLACK_AREA):
+        board = board_from_diagram(diagram)
+        assert not held_by_ko(board, coin_toss(board), np.zeros(board.shape, bool)).any()
+    # Taking (1, 1) also takes (0, 2) and (2, 2): the taker gets liberties, no ko.
+    board = board_from_diagram("""
+        . X O X .
+        X O . O X
+        . X O X .
+    """)
+    assert not held_by_ko(board, coin_toss(board), np.zeros(board.shape, bool))[1, 1]
+
+
+def test_estimate_keeps_the_ko_stone_the_playouts_half_captured(monkeypatch):
+    board = board_from_diagram(KO_CAPTURE)
+    survival = coin_toss(board)
+    half_captured = np.zeros(board.shape, bool)
+    half_captured[1, 1] = True
+    guess = Estimate(dead=half_captured, seki=np.zeros(board.shape, bool),
+                     proven=np.zeros(board.shape, bool), survival=survival,
+                     seki_share=np.zeros(board.shape))
+    monkeypatch.setattr(estimate_module, "_estimate_in_place", lambda *args: guess)
+    estimate = estimate_life(board)
+    assert not estimate.dead.any() and estimate.survival[1, 1] == 1.0

@@ -245,15 +245,31 @@ DIAGRAMS = {
         . X . O .
     """, seki_at=[(0, 1), (0, 3)], method="estimate"),
     # Black's chain (0,3)-(1,5) keeps its last liberty (0,2) in its own territory, so
-    # it can connect there and fill (0,6): the dame are open, not a seki (as KGS
-    # counted game 2017-02-09-5). B: stones 10, territory 3; W: stones 12,
-    # territory 8; 2 open dame. ΔA = 13 - 20 = -7; ΔT = 3 - 8 = -5; M_B - M_W = -2.
+    # it can connect there and fill (0,6): the dame are open, not a seki. That fill
+    # needs the protective move (0,2) first, and puts (1,6) in atari, which White saves
+    # at (2,6): each side owes one point (as KGS counted game 2017-02-09-5, where the
+    # two cancel). B: stones 10, territory 2 + 1 owed; W: stones 12, territory 7 + 1
+    # owed; 2 open dame. ΔA = 13 - 20 = -7; ΔT = 2 - 7 = -5; M_B - M_W = -2.
     "connect_through_own_territory": diagram("""
         . . . X X . .
         X X X O X X O
         X O O O O O .
         X O . . . O O
         X O . . . O .
+    """, method="none"),
+    # White filling the dame (4,5) would leave Black's (4,6) and (5,5) in atari with no
+    # escape: stones the verdict keeps alive, so no dame fill, and Black cannot fill it
+    # either. The corner is a seki (as KGS and goscorer counted game 2017-02-13-1).
+    # B: stones 25, territory 2, seki eye (5,6); W: stones 11, seki eyes 2; 1 seki dame.
+    # ΔA = 28 - 13 = 15; ΔT = 2 - 0 = 2; M_B - M_W = 14; tax 3 (two eyes of the outer
+    # group, one of the two seki stones) - 2.
+    "seki_by_unescapable_atari": diagram("""
+        . X . X X X X
+        X X X X X X X
+        X X X O O X X
+        X X O O O O O
+        X X O . O . X
+        X X O . O X .
     """, method="none"),
 }
 
@@ -278,6 +294,7 @@ EXPECTED_MARGIN_BEFORE_KOMI = {
     "double_atari_one_escape": (-1, -1, -1, -1, -1, -1, -1, -1, -1),
     "seki_group_shares_an_eye": (2, 2, 4, 4, 2, 2, 2, 2, 1),
     "connect_through_own_territory": (-7, -7, -5, -5, -7, -7, -7, -7, -7),
+    "seki_by_unescapable_atari": (15, 15, 2, 2, 15, 15, 15, 15, 14),
 }
 
 
@@ -461,11 +478,43 @@ def test_seki_marks_of_the_verdict_change_no_count(name):
     assert (analyse(position, marked).classes == analyse(position, life).classes).all()
 
 
-def test_chain_that_can_connect_through_its_territory_is_not_in_seki():
+def test_chain_that_can_connect_through_its_territory_is_not_in_seki_and_owes_the_connection():
     position, life = DIAGRAMS["connect_through_own_territory"]
     classes = analyse(position, life).classes
     assert classes[0, 5] == classes[0, 6] == OPEN_DAME
-    assert not np.isin(classes, [SEKI_DAME, SEKI_POINT_B, SEKI_POINT_W, OWED_B, OWED_W]).any()
+    assert not np.isin(classes, [SEKI_DAME, SEKI_POINT_B, SEKI_POINT_W]).any()
+    assert np.argwhere(classes == OWED_B).tolist() == [[0, 2]]
+    assert np.argwhere(classes == OWED_W).tolist() == [[2, 6]]
+    japanese = score(position, life, "japanese")
+    assert (japanese.black_territory, japanese.white_territory) == (2, 7)
+
+
+def test_a_dame_whose_fill_leaves_live_stones_in_atari_with_no_escape_is_a_seki_liberty():
+    position, life = DIAGRAMS["seki_by_unescapable_atari"]
+    classes = analyse(position, life).classes
+    assert classes[4, 5] == SEKI_DAME
+    assert classes[5, 6] == SEKI_POINT_B and classes[4, 3] == classes[5, 3] == SEKI_POINT_W
+    assert classes[0, 0] == classes[0, 2] == TERRITORY_B
+    assert score(position, life, get_ruleset("japanese").with_komi(0)).margin == 2
+
+
+def test_stones_whose_last_liberty_after_a_fill_is_a_dame_make_no_seki():
+    # Black filling (3,5) leaves White's two stones in atari on the dame (4,5), not on
+    # an eye: the players left them on the board (kgs-dev 2017-03-13-3), and the dame
+    # stay open; Black's group keeps its territory.
+    position = Position.from_diagram("""
+        . X . X X X
+        X X X X X X
+        X X X X X X
+        X X X X O .
+        X X X X O .
+        X X X X X X
+    """)
+    life = Life.all_alive(position.board)
+    classes = analyse(position, life).classes
+    assert classes[3, 5] == classes[4, 5] == OPEN_DAME
+    assert classes[0, 0] == classes[0, 2] == TERRITORY_B
+    assert score(position, life, get_ruleset("japanese").with_komi(0)).margin == 2
 
 
 def test_open_dame_between_solid_walls_owe_nothing():

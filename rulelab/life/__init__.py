@@ -9,26 +9,30 @@ truth from the surest to the cheapest guess:
 3. ``estimate`` — playouts from the finished position for what proof leaves open
    (:mod:`rulelab.life.estimate`).
 
-GNU Go is available as a cross-check (:mod:`rulelab.life.gnugo`), never by default.
+GNU Go and KataGo are available as backends and cross-checks (:mod:`rulelab.life.gnugo`,
+:mod:`rulelab.life.katago`), never by default.
 """
 
 from __future__ import annotations
+
+from typing import Sequence
 
 import numpy as np
 
 from rulelab.life.estimate import Estimate, estimate_life
 from rulelab.life.gnugo import GnuGo, GnuGoError, GnuGoUnavailable, find_gnugo
+from rulelab.life.katago import KataGo, KataGoError, KataGoUnavailable, shared_katago
 from rulelab.life.markup import has_markup, marked_dead
 from rulelab.life.seki import shared_liberties
 from rulelab.life.settle import is_finished, unsettled_points
 from rulelab.life.verdict import LifeError, LifeVerdict
 from rulelab.position import EMPTY, WHITE, Position
 
-METHODS = ("auto", "estimate", "markup", "gnugo")
+METHODS = ("auto", "estimate", "markup", "gnugo", "katago")
 
 __all__ = [
-    "METHODS", "Estimate", "GnuGo", "GnuGoError", "GnuGoUnavailable", "LifeError",
-    "LifeVerdict", "decide_life", "estimate_life", "find_gnugo", "shared_liberties",
+    "METHODS", "Estimate", "GnuGo", "GnuGoError", "GnuGoUnavailable", "KataGo", "KataGoError",
+    "KataGoUnavailable", "LifeError", "LifeVerdict", "decide_life", "decide_lives", "estimate_life", "find_gnugo", "shared_liberties",
     "unsettled_points",
 ]
 
@@ -40,11 +44,12 @@ def decide_life(position: Position, method: str = "auto", *, rng_seed: int = 0) 
     ----------
     position : Position
         The final position; ``territory_marks`` holds the record's marks, if any.
-    method : {'auto', 'estimate', 'markup', 'gnugo'}
+    method : {'auto', 'estimate', 'markup', 'gnugo', 'katago'}
         ``auto`` uses the record's marks when present, else proof and playouts;
         ``estimate`` ignores the marks (to measure the estimator against them);
         ``markup`` uses only the marks (none: every stone alive, method ``'none'``,
-        confidence 0); ``gnugo`` asks GNU Go.
+        confidence 0); ``gnugo`` asks GNU Go; ``katago`` asks KataGo's net
+        (:mod:`rulelab.life.katago`; for many positions :func:`decide_lives` batches them).
     rng_seed : int
         Seed of the playouts (non-negative); the verdict is a function of the
         position, the method and the seed.
@@ -53,7 +58,7 @@ def decide_life(position: Position, method: str = "auto", *, rng_seed: int = 0) 
     -------
     LifeVerdict
         ``method`` names the layer that decided the least certain stone
-        (``'markup'``, ``'proof'``, ``'estimate'``, ``'gnugo'`` or ``'none'``);
+        (``'markup'``, ``'proof'``, ``'estimate'``, ``'gnugo'``, ``'katago'`` or ``'none'``);
         ``confidence`` is 1.0 for marks and proofs, and for estimates the certainty of
         the least certain stone.
 
@@ -68,6 +73,9 @@ def decide_life(position: Position, method: str = "auto", *, rng_seed: int = 0) 
         ``method='gnugo'`` on a board GNU Go cannot take (not square, or above
         19×19), or GNU Go failing; for many positions keep one :class:`GnuGo`
         process open instead of starting one per call.
+    KataGoUnavailable, KataGoError
+        ``method='katago'`` and the engine cannot be found, refuses the board (above
+        19×19) or fails.
 
     Examples
     --------
@@ -87,11 +95,12 @@ def decide_life(position: Position, method: str = "auto", *, rng_seed: int = 0) 
         with GnuGo() as engine:
             gnugo = engine.decide_life(position)
         return _verdict(position, gnugo.dead, gnugo.seki, "gnugo", 1.0)
+    if method == "katago":
+        return _with_own_seki(position, shared_katago().dead_stones([position])[0], "katago",
+                              rng_seed)
     if method in ("auto", "markup") and has_markup(position):
-        dead = marked_dead(board, position.territory_marks)
-        alive_board = np.where(dead, EMPTY, board).astype(np.int8)
-        seki = estimate_life(alive_board, position.to_move, seed=rng_seed).seki
-        return _verdict(position, dead, seki, "markup", 1.0)
+        return _with_own_seki(position, marked_dead(board, position.territory_marks), "markup",
+                              rng_seed)
     if method == "markup":
         return _verdict(position, np.zeros(board.shape, bool), np.zeros(board.shape, bool), "none", 0.0)
     estimate = estimate_life(board, position.to_move, seed=rng_seed,
@@ -100,6 +109,26 @@ def decide_life(position: Position, method: str = "auto", *, rng_seed: int = 0) 
     proof_only = bool((estimate.proven | ~stones).all())
     return _verdict(position, estimate.dead, estimate.seki, "proof" if proof_only else "estimate",
                     estimate.confidence, estimate.flags)
+
+
+def decide_lives(positions: Sequence[Position], method: str = "auto", *,
+                 rng_seed: int = 0) -> list[LifeVerdict]:
+    """:func:`decide_life` of each position; KataGo's are sent to the engine in one batch,
+    which it evaluates faster than one by one."""
+    if method != "katago":
+        return [decide_life(position, method, rng_seed=rng_seed) for position in positions]
+    for position in positions:
+        _check(position, method, rng_seed)
+    dead = shared_katago().dead_stones(positions)
+    return [_with_own_seki(p, d, "katago", rng_seed) for p, d in zip(positions, dead)]
+
+
+def _with_own_seki(position: Position, dead: np.ndarray, method: str, rng_seed: int) -> LifeVerdict:
+    """The verdict of a source that names dead stones only (the players' marks, KataGo):
+    seki from rulelab's own test on the board without them."""
+    alive_board = np.where(dead, EMPTY, position.board).astype(np.int8)
+    seki = estimate_life(alive_board, position.to_move, seed=rng_seed).seki
+    return _verdict(position, dead, seki, method, 1.0)
 
 
 def _verdict(position: Position, dead: np.ndarray, seki: np.ndarray, method: str,

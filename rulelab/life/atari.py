@@ -74,6 +74,49 @@ def cleanly_captured(board: np.ndarray, survival: np.ndarray) -> np.ndarray:
     return captured
 
 
+def held_by_ko(board: np.ndarray, survival: np.ndarray, dead: np.ndarray) -> np.ndarray:
+    """Undecided single stones in atari whose capture is a ko: left alive.
+
+    The capturing stone would take one stone and keep a single liberty, the captured
+    point, so the owner may retake; the stones around that point must be alive (``dead``
+    the estimate's verdict), or there is no ko to fight, only dead stones. Players who pass with such a ko open count the
+    stone as it stands (kgs-dev 2017-02-18-10), while playouts, which forbid the
+    immediate retake, capture it in about half their runs.
+
+    Examples
+    --------
+    >>> from rulelab.position import board_from_diagram
+    >>> board = board_from_diagram('''
+    ... . X X O O .
+    ... X X O . O O
+    ... . X X O O .
+    ... ''')
+    >>> coin_toss = np.where(board != EMPTY, 0.5, np.nan)
+    >>> np.argwhere(held_by_ko(board, coin_toss, board == EMPTY)).tolist()
+    [[1, 2]]
+    """
+    undecided = (survival > UNDECIDED[0]) & (survival < UNDECIDED[1])
+    held = np.zeros(board.shape, dtype=bool)
+    for row, col in np.argwhere((liberty_map(board) == 1) & undecided):
+        stone = np.zeros(board.shape, dtype=bool)
+        stone[row, col] = True
+        colour = board[row, col]
+        if (board[_liberties(stone)] == colour).any():
+            continue  # part of a larger string
+        taker = (board == EMPTY) & _liberties(stone)
+        around = _liberties(taker)
+        after = np.where(stone, EMPTY, board).astype(np.int8)
+        after[taker] = 3 - colour
+        # A single stone, joined to no string of its colour, whose only liberty is the
+        # point it took (no other string captured, which would give it more).
+        if (after[around] == 3 - colour).any() or (after[around] == EMPTY).sum() != 1:
+            continue
+        walls = around & (after == colour)
+        if (liberty_map(after)[walls] > 0).all() and not dead[walls].any():
+            held[row, col] = True
+    return held
+
+
 def _liberties(stones: np.ndarray) -> np.ndarray:
     """Points next to ``stones`` (the caller keeps the empty ones)."""
     return ndimage.binary_dilation(stones, _FOUR) & ~stones

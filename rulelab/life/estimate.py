@@ -18,6 +18,8 @@ Layers, surest first:
    take cleanly is captured and the rest of the board estimated again
    (:mod:`rulelab.life.atari`): random play otherwise lets it escape in half of the
    playouts and turns a lost race into a coin toss.
+   A single stone in atari whose capture is a ko stays alive: players who pass with
+   the ko open count it as it stands.
 
 The share of playouts in which a stone survives is kept as its *survival*; how far
 it is from one half is the estimate's confidence.
@@ -25,12 +27,12 @@ it is from one half is the estimate's confidence.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from rulelab.board import pad
-from rulelab.life.atari import cleanly_captured
+from rulelab.life.atari import cleanly_captured, held_by_ko
 from rulelab.life.benson import pass_alive
 from rulelab.life.enclosure import settle_enclosed
 from rulelab.life.playout import SEKI_ROW, playout_counts
@@ -150,6 +152,10 @@ def estimate_life(board: np.ndarray, to_move: int = BLACK, *, n_playouts: int = 
         if rough is not None:
             return rough
     estimate = _estimate_in_place(board, to_move, n_playouts, seed)
+    held = held_by_ko(board, estimate.survival, estimate.dead)
+    if held.any():
+        estimate = replace(estimate, dead=estimate.dead & ~held,
+                           survival=np.where(held, 1.0, estimate.survival))
     captured = cleanly_captured(board, estimate.survival)
     if not captured.any():
         return estimate

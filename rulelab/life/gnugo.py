@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from rulelab.errors import RulelabError
+from rulelab.life.external import ExternalEngine
 from rulelab.position import COLOUR_NAME, Life, Position
 
 GTP_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
@@ -59,7 +60,7 @@ def parse_vertices(text: str, rows: int) -> list[tuple[int, int]]:
     return points
 
 
-class GnuGo:
+class GnuGo(ExternalEngine):
     """One GNU Go process answering GTP commands; reuse it for many positions.
 
     Parameters
@@ -82,6 +83,8 @@ class GnuGo:
     ...     life = engine.decide_life(position)
     """
 
+    stop_timeout = 5.0
+
     def __init__(self, binary: str | None = None, *, level: int = 10, timeout: float = 60.0):
         binary = binary or find_gnugo()
         if binary is None:
@@ -93,22 +96,9 @@ class GnuGo:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, bufsize=1)
 
-    def __enter__(self) -> "GnuGo":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Stop the process (politely, then by force)."""
-        if self._process.poll() is None:
-            try:
-                self._process.stdin.write("quit\n")
-                self._process.stdin.flush()
-                self._process.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
-                self._process.kill()
-                self._process.wait()
+    def _ask_to_stop(self) -> None:
+        self._process.stdin.write("quit\n")
+        self._process.stdin.flush()
 
     def command(self, line: str) -> str:
         """Send one GTP command and return the answer text without the ``=``."""
