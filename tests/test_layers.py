@@ -4,6 +4,9 @@ the scorer, and the games stage's parts do not depend on the scorer's code."""
 import subprocess
 import sys
 
+import pandas as pd
+
+from rulelab.analysis.verdict import decide_row
 from rulelab.checkpoint import code_fingerprint, source_files
 from rulelab.ingest import games_stage
 
@@ -42,3 +45,6 @@ def test_an_edit_of_the_scorer_keeps_the_games_key_and_changes_the_scores_key(tm
     after = code_fingerprint("rulelab.ingest"), code_fingerprint("rulelab.score_run")
     assert after[0] == before[0] and after[1] != before[1]
 
+
+def test_a_row_without_the_position_columns_has_no_verdict():
+    assert decide_row(pd.Series({"game_id": "g", "status": "ok", "komi": float("nan")}), "auto") is None
