@@ -48,3 +48,11 @@ def test_an_edit_of_the_scorer_keeps_the_games_key_and_changes_the_scores_key(tm
 
 def test_a_row_without_the_position_columns_has_no_verdict():
     assert decide_row(pd.Series({"game_id": "g", "status": "ok", "komi": float("nan")}), "auto") is None
+
+
+def test_every_module_imports_without_the_optional_dependencies():
+    """The doctests import every module of the package, installed with or without extras."""
+    command = ("import importlib, pkgutil, sys, rulelab\n"
+               "for name in ('dask', 'distributed', 'psutil', 'hypothesis', 'pytest'): sys.modules[name] = None\n"
+               "for m in pkgutil.walk_packages(rulelab.__path__, 'rulelab.'): importlib.import_module(m.name)\n")
+    subprocess.run([sys.executable, "-c", command], check=True)

@@ -1,12 +1,10 @@
 """Rulesets as data: presets, lookups, overrides and the komi a ruleset may have."""
 
-import doctest
 import math
 from dataclasses import FrozenInstanceError, fields
 
 import pytest
 
-import rulelab.rules
 from rulelab.errors import RulesError
 from rulelab.rules import CHOICES, PRESETS, Ruleset, get_ruleset
 
@@ -137,8 +135,3 @@ def test_rules_error_is_a_value_error_with_a_status():
         Ruleset(name="", scoring="area", seki_tax="none", handicap_bonus="0", suicide="none",
                 ko="simple", tie_break="draw", komi=7.5)
     assert caught.value.status == "rules_error"
-
-
-def test_docstring_examples_run():
-    result = doctest.testmod(rulelab.rules)
-    assert result.attempted > 0 and result.failed == 0

@@ -4,8 +4,6 @@ Collections are random legal games written as SGF into ``tmp_path`` (plus a mult
 file, a broken file, a copy and a note), so these tests need no corpus.
 """
 
-import doctest
-import importlib
 import json
 import os
 import signal
@@ -135,12 +133,6 @@ def test_a_worker_with_other_code_than_the_client_refuses_to_make_parts(collecti
     with pytest.raises(RulelabError, match="same rulelab on every machine"):
         run_unit(work)
     assert not list(tmp_path.iterdir())
-
-
-@pytest.mark.parametrize("module", ["rulelab.units", "rulelab.duplicates"])
-def test_docstring_examples(module):
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.attempted and not result.failed
 
 
 def test_unknown_engines_and_misplaced_schedulers_are_refused():
