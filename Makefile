@@ -8,7 +8,7 @@ CORPUS ?=
 JOBS ?= 2
 PLAYOUT ?= captured
 
-.PHONY: install test analysis bench clean
+.PHONY: install test check analysis bench clean
 
 install: $(STAMP)
 
@@ -24,6 +24,11 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	@echo "==> running the test suite (about 5 minutes)"
 	$(PY) -m pytest -q
+
+# The fast tier, for while you work: everything but the slow, corpus and fuzz tests and
+# those that start worker processes (pytest markers); under a minute on a quiet machine.
+check: $(STAMP)
+	$(PY) -m pytest -q -m "not slow and not corpus and not fuzz and not pool"
 
 # The default corpus is Debian's goban-original-games, fetched into cache/: Japanese
 # title games whose records name no rules. PLAYOUT=as-is scores Tromp-Taylor and stone

@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pandas as pd
+import pytest
 
 from rulelab.analysis.verdict import decide_row
 from rulelab.checkpoint import code_fingerprint, source_files
@@ -50,6 +51,7 @@ def test_a_row_without_the_position_columns_has_no_verdict():
     assert decide_row(pd.Series({"game_id": "g", "status": "ok", "komi": float("nan")}), "auto") is None
 
 
+@pytest.mark.slow
 def test_every_module_imports_without_the_optional_dependencies():
     """The doctests import every module of the package, installed with or without extras."""
     command = ("import importlib, pkgutil, sys, rulelab\n"

@@ -225,6 +225,7 @@ def kgs_2017_records(archive, folder):
 
 @pytest.mark.corpus
 @pytest.mark.slow
+@pytest.mark.pool
 def test_every_kgs_2017_miss_gets_a_class_and_a_consistent_fix(corpora, tmp_path):
     folder = tmp_path / "games"
     folder.mkdir()
