@@ -21,8 +21,7 @@ from .checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
 from .duplicates import copies_of_games, mark_score_copies
 from .engines import open_engine
 from .errors import RulelabError, RulesError, raise_if_interrupted
-from .ingest import (check_output_folder, environment, games_stage,
-                     provenance, publish_games, run_pipeline)
+from .ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
 from .layout import GAMES_FILE, MANIFEST_FILE, SCORES_FILE
 from .life import decide_life
 from .position import BLACK, EMPTY, WHITE, Position
