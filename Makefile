@@ -8,7 +8,7 @@ CORPUS ?=
 JOBS ?= 2
 PLAYOUT ?= captured
 
-.PHONY: install katago test analysis bench clean
+.PHONY: install katago test check analysis bench clean
 
 install: $(STAMP)
 
@@ -30,6 +30,11 @@ test: $(STAMP)
 	@echo "==> running the test suite (about 5 minutes)"
 	$(PY) rulelab/life/katago_setup.py --optional
 	$(PY) -m pytest -q
+
+# The fast tier, for while you work: everything but the slow, corpus and fuzz tests and
+# those that start worker processes (pytest markers); under a minute on a quiet machine.
+check: $(STAMP)
+	$(PY) -m pytest -q -m "not slow and not corpus and not fuzz and not pool"
 
 # The default corpus is Debian's goban-original-games, fetched into cache/: Japanese
 # title games whose records name no rules. PLAYOUT=as-is scores Tromp-Taylor and stone

@@ -28,15 +28,13 @@ from .checkpoint import PartStore, RunResult, Stage, publish_table, run_lock, ru
 from .duplicates import first_copies, mark_duplicates
 from .engines import open_engine
 from .errors import InputError
+from .layout import GAMES_FILE, MANIFEST_FILE
 from .progress import RunProgress, compile_kernels
 from .records import failure_rows, file_rows
 from .runner import ordered_map
 from .sources import FileFailure, RawFile, ReadStats, iter_files
 from .tables import GAMES_SCHEMA, read_frame, read_provenance, to_frame, write_json_atomic
 from .units import plan_units
-
-GAMES_FILE = "games.parquet"
-MANIFEST_FILE = "manifest.json"
 
 
 def _rows_of_batch(batch: list[RawFile | FileFailure], superko: bool) -> Iterator[dict]:

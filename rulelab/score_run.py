@@ -8,29 +8,30 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import fields
 from functools import partial
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
 from .duplicates import copies_of_games, mark_score_copies
 from .engines import open_engine
 from .errors import RulelabError, RulesError, raise_if_interrupted
-from .ingest import (GAMES_FILE, MANIFEST_FILE, check_output_folder, environment, games_stage,
-                     provenance, publish_games, run_pipeline)
+from .ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
+from .layout import GAMES_FILE, MANIFEST_FILE, SCORES_FILE
 from .life import METHODS as LIFE_METHODS
 from .life import LifeVerdict, decide_life, decide_lives
 from .life.katago import find_katago
 from .position import BLACK, EMPTY, WHITE, Position
 from .rules import PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out
-from .scoring import score_all
+from .scoring import ScoreBreakdown, score_all
 from .sources import ReadStats, describe_inputs
-from .tables import SCORES_SCHEMA, read_frame, write_json_atomic
+from .tables import read_frame, write_json_atomic
 
-SCORES_FILE = "scores.parquet"
 COLOUR = {"B": BLACK, "W": WHITE, None: EMPTY}
 POSITION_COLUMNS = [
     "game_id", "status", "board", "board_rows", "board_cols", "territory_marks",
@@ -52,6 +53,27 @@ DAME_POLICY_BY_SOURCE = {"fox": "alternate"}
 def dame_policy_of(row: dict) -> str:
     """How the open dame of a games row count under area scoring, by its source."""
     return DAME_POLICY_BY_SOURCE.get(row["source"], "none")
+
+
+def _scores_schema() -> pa.Schema:
+    """game_id and komi_source, one column per ScoreBreakdown field typed by its annotation,
+    how the record ended, ``duplicate_of`` (as in the games table), and ``error`` (null
+    unless the game could not be scored under that ruleset).
+
+    Built here, beside the scorer, and not in :mod:`rulelab.tables`: the games stage
+    imports the tables module, and its parts' keys hash every module it imports, so a
+    schema built there would make each edit of the scorer remake every games part.
+    """
+    types = {"int": pa.int32(), "float": pa.float64(), "str": pa.string(), "bool": pa.bool_(),
+             "float | None": pa.float64(), "int | None": pa.int32(), "str | None": pa.string()}
+    columns = [("game_id", pa.string()), ("komi_source", pa.string())]
+    columns += [(f.name, types[str(f.type)]) for f in fields(ScoreBreakdown)]
+    ended = [("board_settled", pa.bool_()), ("ended_by_passes", pa.bool_()),
+             ("has_illegal_moves", pa.bool_()), ("duplicate_of", pa.string())]
+    return pa.schema(columns + ended + [("error", pa.string())])
+
+
+SCORES_SCHEMA = _scores_schema()
 
 
 def position_from_row(row: dict) -> Position:

@@ -19,11 +19,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from rulelab.errors import InputError
-from rulelab.ingest import GAMES_FILE
-from rulelab.score_run import SCORES_FILE
-
-RUN_TABLES = {"games": GAMES_FILE, "scores": SCORES_FILE}
-"""The tables of a run folder: view name → file name."""
+from rulelab.layout import RUN_TABLES
 
 
 def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBPyConnection:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from .ingest import GAMES_FILE, MANIFEST_FILE
+from .layout import GAMES_FILE, MANIFEST_FILE
 from .records import location
 
 TOP_FILES = 3

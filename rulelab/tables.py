@@ -1,4 +1,7 @@
-"""The Parquet tables rulelab writes, their schemas, and how they are written.
+"""The Parquet tables rulelab writes, the games schema, and how they are written.
+
+The scores schema is built from the scorer's breakdown in :mod:`rulelab.score_run`: this
+module imports no scorer, so the games stage, which imports it, does not depend on one.
 
 Explicit Arrow schemas keep column types stable whatever a batch holds (a batch of
 failed games is all nulls). Writers stream row groups to a temporary file, sync it to
@@ -180,22 +183,3 @@ def sync_folder(folder: str | os.PathLike) -> None:
     """Flush the entries of ``folder`` (the renames into it) to the disk."""
     sync_file(folder)
 
-
-def _scores_schema() -> pa.Schema:
-    """game_id and komi_source, one column per ScoreBreakdown field typed by its annotation,
-    how the record ended, ``duplicate_of`` (as in the games table), and ``error`` (null
-    unless the game could not be scored under that ruleset)."""
-    from dataclasses import fields
-
-    from .scoring import ScoreBreakdown
-
-    types = {"int": pa.int32(), "float": pa.float64(), "str": pa.string(), "bool": pa.bool_(),
-             "float | None": pa.float64(), "int | None": pa.int32(), "str | None": pa.string()}
-    columns = [("game_id", pa.string()), ("komi_source", pa.string())]
-    columns += [(f.name, types[str(f.type)]) for f in fields(ScoreBreakdown)]
-    ended = [("board_settled", pa.bool_()), ("ended_by_passes", pa.bool_()),
-             ("has_illegal_moves", pa.bool_()), ("duplicate_of", pa.string())]
-    return pa.schema(columns + ended + [("error", pa.string())])
-
-
-SCORES_SCHEMA = _scores_schema()

@@ -1,8 +1,5 @@
 """The compiled board kernels, on positions written as diagrams."""
 
-import doctest
-import importlib
-
 import numpy as np
 import pytest
 
@@ -372,9 +369,3 @@ def test_legality_agrees_with_play_everywhere(suicide):
 def test_random_legal_game_checks_its_arguments(args):
     with pytest.raises(GameError):
         random_legal_game(*args)
-
-
-@pytest.mark.parametrize("name", ["rulelab.board", "rulelab.gamegen"])
-def test_docstring_examples(name):
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted and not result.failed

@@ -9,7 +9,7 @@ import pytest
 from bench.baseline import run_baseline
 from rulelab.ingest import ingest
 
-pytestmark = [pytest.mark.corpus, pytest.mark.slow]
+pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.pool]
 
 
 @pytest.fixture(scope="module")

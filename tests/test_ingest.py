@@ -66,6 +66,7 @@ def test_replayed_facts_and_metadata_are_in_the_row(collection, tmp_path):
     assert len(a.board) == 81
 
 
+@pytest.mark.pool
 def test_parallel_and_serial_runs_write_identical_tables(collection, tmp_path):
     ingest([collection], tmp_path / "one", jobs=1)
     ingest([collection], tmp_path / "two", jobs=2)

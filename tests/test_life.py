@@ -1,8 +1,5 @@
 """Life and death at the end of the game: named positions, markup, the API and GNU Go."""
 
-import doctest
-import importlib
-
 import numpy as np
 import pytest
 
@@ -445,11 +442,3 @@ def test_gnugo_engine_is_reusable_and_sees_seki():
         dead = engine.decide_life(finished(BIG_DEAD_GROUP))
     assert seki.seki[3, 3] and seki.seki[4, 5] and not seki.dead.any()
     assert dead.dead.sum() == 14
-
-
-@pytest.mark.parametrize("name", ["rulelab.life", "rulelab.life.benson", "rulelab.life.estimate",
-                                  "rulelab.life.markup", "rulelab.life.seki", "rulelab.life.settle",
-                                  "rulelab.life.atari", "rulelab.life.katago"])
-def test_docstring_examples(name):
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.failed == 0 and result.attempted > 0

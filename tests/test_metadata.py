@@ -1,15 +1,11 @@
 """Normalisation of SGF root values: one case per rule, each a form met in real records."""
 
-import doctest
-import importlib
 import math
-import pkgutil
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import rulelab.metadata
 from rulelab.errors import RulesError
 from rulelab.metadata import (
     Handicap,
@@ -392,15 +388,3 @@ def test_handicap_never_raises_on_counts(ha, black, white, opening):
 def test_source_and_zi_never_raise(props):
     detect_source(props)
     margin_in_zi(props)
-
-
-# --- examples in the docstrings ------------------------------------------------------
-
-MODULES = sorted(f"rulelab.metadata.{m.name}"
-                 for m in pkgutil.iter_modules(rulelab.metadata.__path__))
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_docstring_examples(name):
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.failed == 0

@@ -32,6 +32,7 @@ def make_collection(folder: Path) -> Path:
     return folder
 
 
+@pytest.mark.pool
 @pytest.mark.parametrize("how", ["file", "stdin", "-c"])
 def test_the_readme_api_example_runs_with_worker_processes(tmp_path, how):
     code = readme_block("## Python API", "python")
@@ -59,6 +60,7 @@ def test_ingest_stays_the_function_after_its_module_is_imported():
     assert games_stage.__module__ == "rulelab.ingest"
 
 
+@pytest.mark.pool
 def test_the_five_minute_tour_runs_as_written(tmp_path):
     make_collection(tmp_path)
     (tmp_path / ".venv").symlink_to(sys.prefix)  # the tour calls .venv/bin/rulelab

@@ -1,7 +1,5 @@
 """Replaying events into a final position: captures, ko, suicide, setup, counters."""
 
-import doctest
-import importlib
 import tarfile
 
 import numpy as np
@@ -550,9 +548,3 @@ def test_arbitrary_records_match_the_reference(size, suicide, superko, raw):
         events.append((kind, colour, r, c))
     result = check_against_reference(size, size, np.array(events, np.int16).reshape(-1, 4), reference)
     event(f"illegal moves: {'yes' if result.illegal else 'no'}")
-
-
-@pytest.mark.parametrize("name", ["rulelab.replay"])
-def test_docstring_examples(name):
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted and not result.failed

@@ -4,8 +4,6 @@ Collections are random legal games written as SGF into ``tmp_path`` (plus a mult
 file, a broken file, a copy and a note), so these tests need no corpus.
 """
 
-import doctest
-import importlib
 import json
 import os
 import signal
@@ -137,12 +135,6 @@ def test_a_worker_with_other_code_than_the_client_refuses_to_make_parts(collecti
     assert not list(tmp_path.iterdir())
 
 
-@pytest.mark.parametrize("module", ["rulelab.units", "rulelab.duplicates"])
-def test_docstring_examples(module):
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.attempted and not result.failed
-
-
 def test_unknown_engines_and_misplaced_schedulers_are_refused():
     with pytest.raises(RulelabError, match="'engine' parameter"):
         with open_engine("spark"):
@@ -155,6 +147,7 @@ def test_unknown_engines_and_misplaced_schedulers_are_refused():
 # --- incremental re-runs ----------------------------------------------------------------
 
 
+@pytest.mark.pool
 def test_rerun_makes_parts_only_for_new_and_changed_files(tmp_path):
     folder = write_collection(tmp_path / "games", 150)
     run = tmp_path / "run"
@@ -224,6 +217,7 @@ def interrupt_when_parts_appear(command: list[str], out: Path, stop: signal.Sign
     raise AssertionError("the run's processes outlived it")
 
 
+@pytest.mark.pool
 @pytest.mark.slow
 def test_a_run_stopped_by_ctrl_c_then_killed_resumes_to_the_tables_of_a_clean_run(
         collection, clean_score, tmp_path):
@@ -257,6 +251,7 @@ def _rows_or_die_once(items, marker: str):
 
 
 @pytest.mark.slow
+@pytest.mark.pool
 def test_a_killed_worker_stops_the_run_and_a_rerun_loses_no_game(collection, clean_score, tmp_path):
     dying = Stage("games", GAMES_SCHEMA, partial(_rows_or_die_once, marker=str(tmp_path / "died")),
                   {"superko": False})

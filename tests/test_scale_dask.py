@@ -10,7 +10,7 @@ from test_scale import write_collection
 
 distributed = pytest.importorskip("distributed")
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.pool]
 
 
 @pytest.fixture(scope="module")

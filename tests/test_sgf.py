@@ -1,7 +1,5 @@
 """Splitting files into games, parsing the main line, and reading setup, moves and markup."""
 
-import doctest
-import importlib
 import tarfile
 
 import numpy as np
@@ -265,12 +263,6 @@ def test_another_game_has_another_hash(other):
 
 
 # --- docstring examples ------------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", ["rulelab.sources", "rulelab.decoding", "rulelab.sgf"])
-def test_docstring_examples_of_the_reader(name):
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
 
 
 # --- the development corpus --------------------------------------------------------

@@ -1,6 +1,5 @@
 """Each miss of validation explained by the one group whose verdict would fix it, and classed."""
 
-import doctest
 import json
 import re
 import tarfile
@@ -11,7 +10,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-import rulelab.explain
 from rulelab.cli import main
 from rulelab.errors import RulesError
 import rulelab.validate
@@ -64,7 +62,6 @@ X X X X X .
 . . . . . .
 """
 
-
 def margin_with_dead(position: Position, rows_cols, ruleset) -> float:
     """The margin the players would count with exactly these stones dead."""
     dead = np.zeros(position.shape, dtype=bool)
@@ -112,11 +109,6 @@ def test_a_record_problem_names_the_class_whatever_the_flips_find():
 def test_bad_arguments_are_refused_at_the_door(ruleset, margin):
     with pytest.raises(RulesError):
         explain_miss(Position.from_diagram(DEAD_STONE_LEFT_ON_THE_BOARD), ruleset, margin)
-
-
-def test_docstring_examples():
-    result = doctest.testmod(rulelab.explain, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted and not result.failed
 
 
 def flip(kind="dead", survival=0.5, seki_share=0.0, remaining=0.0) -> Flip:
@@ -281,6 +273,7 @@ def kgs_2017_records(archive, folder):
 
 @pytest.mark.corpus
 @pytest.mark.slow
+@pytest.mark.pool
 def test_every_kgs_2017_miss_gets_a_class_and_a_consistent_fix(corpora, tmp_path):
     folder = tmp_path / "games"
     folder.mkdir()

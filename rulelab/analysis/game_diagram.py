@@ -14,14 +14,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from rulelab import scoring
 from rulelab.analysis.diagrams import draw_board
+from rulelab.analysis.verdict import decide_row, plain_row, run_life
 from rulelab.errors import InputError
-from rulelab.ingest import GAMES_FILE
+from rulelab.layout import GAMES_FILE, SCORES_FILE
 from rulelab.tables import read_provenance
 
 RULESETS = ("chinese", "japanese")
@@ -50,29 +50,22 @@ def draw_game(run: str | Path, game_id: str, rulesets: Sequence[str] = RULESETS,
 
 def draw_row(row: dict, rulesets: Sequence[str] = RULESETS, life: str = "auto"):
     """Draw the final position of a games-table ``row``, scored under ``rulesets``."""
-    from rulelab.life import decide_life
-    from rulelab.score_run import position_from_row
-
-    row = {key: None if _is_null(value) else value for key, value in row.items()}
+    row = plain_row(row)
     if row.get("status") != "ok" or row.get("board") is None:
         raise InputError(f"Game {row.get('game_id')!r} has no final position to draw "
                          f"(status {row.get('status')!r}: {row.get('error')}).")
-    position = position_from_row(row)
-    verdict = decide_life(position, life)
-    classes = scoring.analyse(position, verdict).classes
+    decided = decide_row(row, life)
+    if decided is None:
+        raise InputError(f"Game {row['game_id']!r}: the row lacks the columns its position is rebuilt from.")
+    position, verdict = decided.position, decided.verdict
     scores = scoring.score_all(position, verdict, list(rulesets))
     verdicts = " · ".join(f"{s.ruleset} {_result(s.winner, s.margin)}" for s in scores)
     players = " vs ".join(f"{name if isinstance(name, str) and name else '?'} ({colour})" for name, colour
                           in ((row.get("black_player"), "B"), (row.get("white_player"), "W")))
     title = f"{row['game_id']}: {players}\n{verdicts}   [life: {verdict.method}]"
-    marks = np.isin(classes, MARKED) & (position.board == 0)
+    marks = np.isin(decided.classes, MARKED) & (position.board == 0)
     return draw_board(position.board, title=title, marks=marks, dead=verdict.dead, seki=verdict.seki,
                       mark_label="dame and owed points")
-
-
-def _is_null(value) -> bool:
-    """A null as a pandas row may hold it: None, NaN or pd.NA."""
-    return value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value))
 
 
 def _result(winner: str, margin: float) -> str:
@@ -81,5 +74,5 @@ def _result(winner: str, margin: float) -> str:
 
 def _run_life(run: Path) -> str:
     """The life method the run's scores were made with ('auto' when unknown)."""
-    scores = run / "scores.parquet"
-    return read_provenance(scores).get("options", {}).get("life", "auto") if scores.is_file() else "auto"
+    scores = run / SCORES_FILE
+    return run_life(read_provenance(scores)) if scores.is_file() else "auto"

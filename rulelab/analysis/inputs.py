@@ -15,8 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from rulelab.errors import InputError
-from rulelab.ingest import MANIFEST_FILE
-from rulelab.sql import RUN_TABLES
+from rulelab.layout import MANIFEST_FILE, RUN_TABLES
 from rulelab.tables import read_provenance
 
 

@@ -1,10 +1,14 @@
 """Published komi figures, and the same quantities measured on a corpus beside them.
 
-The published numbers are fixed here with their sources, so a report can set
-rulelab's measurements next to them and say in one sentence how they compare.
+The published numbers are kept with their sources in ``data/published_komi.json``
+(shipped in the package as ``rulelab/data``), so a report can set rulelab's
+measurements next to them and say in one sentence how they compare.
 """
 
 from __future__ import annotations
+
+import json
+from importlib.resources import files
 
 import numpy as np
 import pandas as pd
@@ -13,24 +17,8 @@ from rulelab.analysis.komi import rekomi_flips
 from rulelab.analysis.stats import DEFAULT_LEVEL, wilson_interval
 from rulelab.analysis.inputs import require_columns
 
-PUBLISHED = pd.DataFrame([
-    {"key": "japan_pro_5.5_from_1975", "kind": "rate", "value": 0.530, "sample": "51,711 games",
-     "figure": "Black's win rate, Japanese professional games at komi 5.5 from 1975 on",
-     "source": "Nihon Ki-in professional records 1975 on, summarised by John Fairbairn on "
-               "GoBase ('Background noise'): Black 26,882, White 23,798, 1,031 ties or no "
-               "result left out"},
-    {"key": "gogod_2002_5.5", "kind": "rate", "value": 0.536, "sample": "7,000+ games",
-     "figure": "Black's win rate at komi 5.5, GoGoD database (January 2002), 7000+ games",
-     "source": "Jan van Rongen, 'Komi Statistics', rec.games.go, 26 January 2002"},
-    {"key": "gogod_2002_6.5_counterfactual", "kind": "rate", "value": 0.507,
-     "sample": "7,000+ games",
-     "figure": "Black's win rate at komi 6.5 counterfactually (B+0.5 results flip), same games",
-     "source": "Jan van Rongen, 'Komi Statistics', rec.games.go, 26 January 2002"},
-    {"key": "fair_area_komi", "kind": "komi", "value": 7.0, "sample": "",
-     "figure": "Fair komi under area scoring, believed about 7 points",
-     "source": "common estimate among strong programs and players (7 under area scoring; "
-               "7.5 standard since the 2002 Chinese rules)"},
-])
+PUBLISHED = pd.DataFrame(json.loads(
+    files("rulelab").joinpath("data", "published_komi.json").read_text(encoding="utf-8"))["figures"])
 """One row per published figure: ``key``, ``kind`` ('rate' or 'komi'), ``value``,
 ``sample`` (as stated, '' when not), ``figure`` and ``source``."""
 

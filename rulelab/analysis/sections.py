@@ -26,7 +26,9 @@ from rulelab.analysis.published import compare_published
 from rulelab.analysis.report import Code, Section, Text, Workspace, json_text
 from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strata, is_even, rank_band
 from rulelab.analysis.inputs import Run, analysable_games, read_run
+from rulelab.analysis.verdict import decide_row, run_life
 from rulelab.errors import InputError
+from rulelab.layout import SCORES_FILE
 from rulelab.position import Position
 
 FAMILY_REPRESENTATIVES = {"area": "chinese", "territory": "japanese"}
@@ -378,17 +380,11 @@ def _verdict(game: pd.Series, run: Run) -> tuple[np.ndarray | None, ...]:
     """Dead stones, seki and the scorer's point classes of a game, decided again from its
     stored final position with the life method the run used (the tables hold no masks).
     Nothing when the games table lacks the position columns."""
-    from rulelab.life import decide_life
-    from rulelab.score_run import POSITION_COLUMNS, position_from_row
-    from rulelab.scoring import analyse
-
-    row = {**game.astype(object).where(game.notna(), None).to_dict(), "game_id": game.name}  # NaN → None
-    if not set(POSITION_COLUMNS) <= set(row):
+    life = run_life(run.table_metadata.get(SCORES_FILE, {}))
+    decided = decide_row({**game.to_dict(), "game_id": game.name}, life)
+    if decided is None:
         return None, None, None
-    life = run.table_metadata.get("scores.parquet", {}).get("options", {}).get("life", "auto")
-    position = position_from_row(row)
-    verdict = decide_life(position, life)
-    return verdict.dead, verdict.seki, analyse(position, verdict).classes
+    return decided.verdict.dead, decided.verdict.seki, decided.classes
 
 
 def margins_section(analysis: Analysis, out: Workspace) -> Section:

@@ -1,0 +1,13 @@
+"""The run folder's layout: the file each table and the manifest are kept in.
+
+Every layer names these files — the pipeline that writes them, SQL and the analyses
+that read them — so they live here, in a module that imports nothing: a reader of a
+run folder need not load the SGF reader or the scorer to find its tables.
+"""
+
+GAMES_FILE = "games.parquet"
+SCORES_FILE = "scores.parquet"
+MANIFEST_FILE = "manifest.json"
+
+RUN_TABLES = {"games": GAMES_FILE, "scores": SCORES_FILE}
+"""The tables of a run folder: table name → file name."""

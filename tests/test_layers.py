@@ -1,0 +1,62 @@
+"""Layers that only look down: the analyses read the run folder without the reader or
+the scorer, and the games stage's parts do not depend on the scorer's code."""
+
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from rulelab.analysis.verdict import decide_row
+from rulelab.checkpoint import code_fingerprint, source_files
+from rulelab.ingest import games_stage
+
+HEAVY = ("numba", "rulelab.read", "rulelab.sgf")
+
+
+def test_importing_the_analyses_loads_neither_numba_nor_the_sgf_reader():
+    command = ("import rulelab.analysis, sys; "
+               f"print(sorted(m for m in sys.modules if m.startswith({HEAVY!r})))")
+    shown = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"
+
+
+def test_the_games_stage_key_covers_no_scorer_and_no_life_module():
+    stage = games_stage(superko=False)
+    code = source_files(stage._module())
+    assert "rulelab.ingest" in code and "rulelab.tables" in code  # the walk does reach its imports
+    assert not [name for name in code if name == "rulelab.scoring" or name.startswith("rulelab.life")]
+    assert "rulelab.scoring" in source_files("rulelab.score_run")  # ... and the scores stage's does
+
+
+def test_an_edit_of_the_scorer_keeps_the_games_key_and_changes_the_scores_key(tmp_path, monkeypatch):
+    import rulelab.checkpoint as checkpoint
+
+    package = tmp_path / "rulelab"
+    for name, path in {**source_files("rulelab.ingest"), **source_files("rulelab.score_run")}.items():
+        copy = package.joinpath(*name.split(".")[1:])
+        copy = copy / "__init__.py" if path.name == "__init__.py" else copy.with_suffix(".py")
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(path.read_bytes())
+    monkeypatch.setattr(checkpoint, "PACKAGE", package)
+    monkeypatch.setattr(checkpoint, "_walks", {})
+    before = code_fingerprint("rulelab.ingest"), code_fingerprint("rulelab.score_run")
+    with (package / "scoring.py").open("a") as scorer:
+        scorer.write("\n# an edit of the scorer\n")
+    after = code_fingerprint("rulelab.ingest"), code_fingerprint("rulelab.score_run")
+    assert after[0] == before[0] and after[1] != before[1]
+
+
+def test_a_row_without_the_position_columns_has_no_verdict():
+    assert decide_row(pd.Series({"game_id": "g", "status": "ok", "komi": float("nan")}), "auto") is None
+
+
+@pytest.mark.slow
+def test_every_module_imports_without_the_optional_dependencies():
+    """The doctests import every module of the package, installed with or without extras."""
+    blocked = ("dask", "distributed", "psutil", "hypothesis", "pytest")
+    command = ("import importlib, pkgutil, sys, rulelab\n"
+               f"for name in {blocked!r}: sys.modules[name] = None\n"
+               "for m in pkgutil.walk_packages(rulelab.__path__, 'rulelab.'):\n"
+               "    importlib.import_module(m.name)\n")
+    subprocess.run([sys.executable, "-c", command], check=True)
