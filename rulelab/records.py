@@ -190,7 +190,7 @@ def describe(game: Game) -> dict:
         rules_raw=root.get("RU"),
         rules=metadata.parse_rules(root.get("RU")),
         variations_skipped=game.variations,
-        warnings=result.warning,
+        warnings="; ".join(filter(None, (result.warning, metadata.year_warning(root.get("DT"))))) or None,
     )
 
 

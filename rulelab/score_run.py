@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 from .checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
 from .duplicates import copies_of_games, mark_score_copies
 from .engines import open_engine
-from .errors import RulelabError, RulesError, raise_if_interrupted
+from .errors import InputError, RulelabError, RulesError, raise_if_interrupted
 from .ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
 from .layout import GAMES_FILE, MANIFEST_FILE, SCORES_FILE
 from .life import METHODS as LIFE_METHODS
@@ -29,7 +29,7 @@ from .life.katago import find_katago
 from .position import BLACK, EMPTY, WHITE, Position
 from .rules import PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out
 from .scoring import ScoreBreakdown, score_all
-from .sources import ReadStats, describe_inputs
+from .sources import ReadStats
 from .tables import read_frame, write_json_atomic
 
 COLOUR = {"B": BLACK, "W": WHITE, None: EMPTY}
@@ -233,15 +233,30 @@ def resolve_rulesets(rules: Iterable[str] | None, komi: float | None,
     return [r.with_komi(komi) for r in chosen] if komi is not None else chosen
 
 
-def _current_ingest_options(out: Path, paths: list[str]) -> dict | None:
-    """The options of the ingest in ``out``, if it read exactly ``paths`` as they are now."""
+def _recorded_ingest(out: Path, paths: list[str]) -> dict | None:
+    """The manifest of the ingest in ``out``, if it read the same ``paths``.
+
+    Their content is not read here: the run hashes each input once, as it reads it, and
+    :func:`_check_inputs_unchanged` compares those hashes with the manifest's.
+    """
     manifest = out / MANIFEST_FILE
     if not (out / GAMES_FILE).is_file() or not manifest.is_file():
         return None
     recorded = json.loads(manifest.read_text())
-    if recorded.get("inputs") != describe_inputs(paths):
+    if [entry.get("path") for entry in recorded.get("inputs", [])] != paths:
         return None
-    return {"superko": recorded.get("options", {}).get("superko", False)}
+    return recorded
+
+
+def _check_inputs_unchanged(out: Path, recorded: dict | None, read: list[dict], force: bool) -> None:
+    """Refuse to replace an ingest made from other contents of the same paths, unless ``force``.
+
+    Checked once the inputs are read, before any table is published: the parts made on
+    the way are kept, so the run with ``--force`` reuses them.
+    """
+    if recorded is not None and not force and recorded.get("inputs") != read:
+        raise InputError(f"{out / GAMES_FILE} was made from other contents of these inputs; "
+                         "use --force to overwrite")
 
 
 def scores_stage(rulesets: Sequence[Ruleset], life: str, komi: float | None,
@@ -298,26 +313,26 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     _labelled(rulesets, None, komi)  # a komi no ruleset can have fails here, not in every game
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name
-    ingest_options = _current_ingest_options(out, paths)
-    if ingest_options is None:
-        check_output_folder(paths, out, [GAMES_FILE, MANIFEST_FILE, SCORES_FILE], force)
-        ingest_options = {"superko": False}
-    else:
-        check_output_folder(paths, out, [SCORES_FILE], force)
+    recorded = _recorded_ingest(out, paths)
+    check_output_folder(paths, out, [SCORES_FILE] if recorded else [GAMES_FILE, MANIFEST_FILE, SCORES_FILE],
+                        force)
     out.mkdir(parents=True, exist_ok=True)
     with run_lock(out):
         return _score_into(out, paths, scores_stage(rulesets, life, komi, assume_rules, playout),
-                           ingest_options, jobs, progress, engine, scheduler)
+                           recorded, force, jobs, progress, engine, scheduler)
 
 
-def _score_into(out: Path, paths: list[str], stage: Stage, ingest_options: dict, jobs: int | None,
-                progress: bool, engine: str, scheduler: str | None) -> dict:
-    """The work of :func:`score` once its run folder is checked and locked."""
+def _score_into(out: Path, paths: list[str], stage: Stage, recorded: dict | None, force: bool,
+                jobs: int | None, progress: bool, engine: str, scheduler: str | None) -> dict:
+    """The work of :func:`score` once its run folder is checked and locked; ``recorded``
+    is the manifest of the ingest there that read the same paths (its options are reused)."""
     started = time.perf_counter()
     stats = ReadStats()
+    ingest_options = {"superko": (recorded or {}).get("options", {}).get("superko", False)}
     with open_engine(engine, jobs=jobs, scheduler=scheduler) as runner:
         run = run_pipeline(paths, out, [games_stage(**ingest_options), stage], runner, progress, stats)
         where = runner.describe()
+    _check_inputs_unchanged(out, recorded, stats.inputs, force)
     seconds = time.perf_counter() - started
     manifest = publish_games(out, run, stats, ingest_options, where, seconds)
     store = PartStore(out)

@@ -23,6 +23,8 @@ Decisions, so that a run over any collection is deterministic and safe:
   manifest describes exactly what was parsed, and a path that vanishes or fails
   costs its own row, never the run. No exception raised while reading one input
   leaves :func:`iter_files`: it becomes that input's row.
+- A zip whose end record claims more entries or directory bytes than the caps is one
+  row, refused before ``zipfile`` loads its directory (which it holds whole).
 - Tar archives are decompressed by format (gzip, xz, bzip2 or none, told by their
   first bytes, not their name); a stream that stops early is reported with the
   number of members read before the damage, and those members are kept.
@@ -47,6 +49,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from rulelab.errors import InputError, RulelabError, SkippedInput, raise_if_interrupted
+from rulelab.zip_directory import Directory, claimed_directory
 
 MiB = 1 << 20
 GiB = 1 << 30
@@ -74,9 +77,12 @@ class Limits:
     """Entries of one archive, folders and ignored files included."""
     max_header_bytes: int = MiB
     """One tar header record (pax, GNU long name): tarfile holds it whole in memory."""
+    max_directory_bytes: int = 32 * MiB
+    """One zip central directory: zipfile holds it whole, at about 9 bytes per byte."""
 
     def __post_init__(self) -> None:
-        for name in ("max_file_bytes", "max_archive_bytes", "max_members", "max_header_bytes"):
+        for name in ("max_file_bytes", "max_archive_bytes", "max_members", "max_header_bytes",
+                     "max_directory_bytes"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise InputError(f"Limits.{name} must be a positive int, got {value!r}")
@@ -628,9 +634,14 @@ def _read_zip(path: str, stream, limits: Limits, stats: ReadStats):
     """Zip members in archive order; the archive cap counts their declared sizes.
 
     A zip is read from its end, so it is hashed in one pass first, from the same open
-    file. Returns the archive's size and hash.
+    file; an archive whose end record claims a directory past the caps is refused before
+    zipfile loads that directory. Returns the archive's size and hash.
     """
     seen = _Hashing(stream).seen()
+    problem = _directory_problem(claimed_directory(stream), limits)
+    if problem:
+        yield _failure(path, None, problem)
+        return seen
     stream.seek(0)
     try:
         archive = zipfile.ZipFile(stream)
@@ -667,6 +678,18 @@ def _read_zip(path: str, stream, limits: Limits, stats: ReadStats):
                 return seen
             yield _read_zip_member(path, archive, info)
     return seen
+
+
+def _directory_problem(directory: Directory | None, limits: Limits) -> str | None:
+    if directory is None:  # zipfile says what is wrong
+        return None
+    if directory.entries > limits.max_members:
+        return (f"central directory lists {directory.entries:,} entries, more than "
+                f"{limits.max_members:,}; no member read")
+    if directory.size > limits.max_directory_bytes:
+        return (f"central directory of {directory.size:,} bytes, more than "
+                f"{limits.max_directory_bytes:,}; no member read")
+    return None
 
 
 def _zip_link_or_lock(info: zipfile.ZipInfo) -> str | None:

@@ -90,7 +90,10 @@ def record(root: str) -> bytes:
 # name → (file name, bytes, what the bad input's rows must show)
 HOSTILE = {
     "handicap past int8": ("bad.sgf", record("HA[128]"), {"warnings": "handicap 128 does not fit"}),
-    "era year overflow": ("bad.sgf", record("DT[昭和99999年]"), {"status": "ok", "year": None}),
+    "era year overflow": ("bad.sgf", record("DT[昭和99999年]"),
+                          {"status": "ok", "year": None, "warnings": "DT year '昭和99999年' is outside"}),
+    "year past the column": ("bad.sgf", record("DT[99999-01-01]"),
+                             {"status": "ok", "year": None, "warnings": "DT year '99999' is outside"}),
     "5,000-digit handicap": ("bad.sgf", record("HA[" + "9" * 5000 + "]"), {"status": "ok", "handicap": 0}),
     "UTF-8 flag on Shift-JIS names": ("bad.zip", utf8_flag_on_shift_jis_name(), {"error": "archive damaged"}),
     "zip version 7.0": ("bad.zip", zip_version_7(), {"error": "zip file version 7.0"}),

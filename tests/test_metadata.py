@@ -19,6 +19,7 @@ from rulelab.metadata import (
     parse_result,
     parse_rules,
     parse_year,
+    year_warning,
 )
 from rulelab.rules import PRESETS
 
@@ -313,6 +314,18 @@ YEARS = [
 @pytest.mark.parametrize("raw, expected", YEARS, ids=[repr(raw) for raw, _ in YEARS])
 def test_year_forms(raw, expected):
     assert parse_year(raw) == expected
+
+
+@pytest.mark.parametrize("raw", ["昭和99999年", "平成" + "9" * 5000 + "年", "12345年", "99999-01-01",
+                                 "0999-05-01"])
+def test_a_stated_year_the_column_cannot_hold_is_null_with_a_warning(raw):
+    assert parse_year(raw) is None
+    assert "is outside 1000-2999; stored as null" in year_warning(raw)
+
+
+@pytest.mark.parametrize("raw", ["2016-03-09", "昭和50年", "96-05-12", "Honinbo", "", None])
+def test_a_year_read_or_never_stated_has_no_warning(raw):
+    assert year_warning(raw) is None
 
 
 RANKS = [

@@ -1,11 +1,14 @@
 """The score stage and validation end to end, on small records whose counts are worked by hand."""
 
+from collections import Counter
+
 import pandas as pd
 import pytest
 
-from rulelab import score_run
+from rulelab import score_run, sources
 from rulelab.cli import main
-from rulelab.errors import GameError, RulesError
+from rulelab.errors import GameError, InputError, RulesError
+from rulelab.ingest import ingest
 from rulelab.rules import PRESETS, played_out
 from rulelab.score_run import read_scores, score
 from rulelab.validate import validate
@@ -66,6 +69,29 @@ def test_a_game_that_cannot_be_scored_keeps_its_rows_with_the_reason(collection,
     assert len(scores) == 3 + 2
     assert scores.error.str.contains("game_error: no verdict").all()
     assert scores.margin.isna().all()
+
+
+def test_scoring_over_an_ingest_reads_each_input_once(collection, tmp_path, monkeypatch):
+    ingest([collection], tmp_path / "run", jobs=1)
+    games = (tmp_path / "run" / "games.parquet").read_bytes()
+    opened = Counter()
+    open_regular = sources._open_regular
+    monkeypatch.setattr(sources, "_open_regular", lambda path: opened.update([path]) or open_regular(path))
+    score([collection], tmp_path / "run", rules=["chinese"], jobs=1)
+    assert sorted(opened.values()) == [1, 1, 1] and len(opened) == 3
+    assert (tmp_path / "run" / "games.parquet").read_bytes() == games
+
+
+def test_an_ingest_of_other_contents_is_replaced_only_with_force(collection, tmp_path):
+    ingest([collection], tmp_path / "run", jobs=1)
+    games = (tmp_path / "run" / "games.parquet").read_bytes()
+    (collection / "resigned.sgf").write_text(RESIGNED.replace("B+R", "W+R"))
+    with pytest.raises(InputError, match="other contents of these inputs; use --force"):
+        score([collection], tmp_path / "run", rules=["chinese"], jobs=1)
+    assert (tmp_path / "run" / "games.parquet").read_bytes() == games
+    assert not (tmp_path / "run" / "scores.parquet").exists()
+    score([collection], tmp_path / "run", rules=["chinese"], jobs=1, force=True)
+    assert "W" in pd.read_parquet(tmp_path / "run" / "games.parquet").result_winner.tolist()
 
 
 def test_validation_reproduces_recorded_counts(collection, tmp_path):

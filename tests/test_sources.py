@@ -6,6 +6,7 @@ import io
 import os
 import random
 import stat
+import struct
 import tarfile
 import zipfile
 
@@ -13,6 +14,7 @@ import pytest
 
 from rulelab.errors import InputError, SkippedInput
 from rulelab.sources import FileFailure, Limits, RawFile, ReadStats, iter_files
+from rulelab.zip_directory import claimed_directory
 
 
 def game(n: int) -> bytes:
@@ -288,6 +290,51 @@ def test_a_zip_member_with_a_bad_checksum_is_reported_and_the_rest_read(tmp_path
     items, _ = read([path])
     assert isinstance(items[0], FileFailure) and "damaged member" in str(items[0].error)
     assert summary(items[1:]) == [("b.sgf", game(2))]
+
+
+def end_records(entries: int, size: int, zip64: bool) -> bytes:
+    """Nothing but the end records of a zip, claiming a directory of ``entries`` and ``size`` bytes."""
+    if not zip64:
+        return struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, entries, entries, size, 0, 0)
+    record = struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, entries, entries, size, 0)
+    locator = struct.pack("<4sLQL", b"PK\x06\x07", 0, 0, 1)
+    return record + locator + end_records(0xFFFF, 0xFFFFFFFF, zip64=False)
+
+
+@pytest.mark.parametrize("entries, size, zip64, message", [
+    (5_000_000, 1 << 30, True, "central directory lists 5,000,000 entries, more than 2,000,000; no member read"),
+    (10, 40 << 20, False, "central directory of 41,943,040 bytes, more than 33,554,432; no member read"),
+])
+def test_a_zip_claiming_a_huge_directory_is_refused_before_it_is_loaded(entries, size, zip64, message,
+                                                                         tmp_path, monkeypatch):
+    archive = tmp_path / "huge.zip"
+    archive.write_bytes(b"PK\x03\x04" + b"\0" * 100 + end_records(entries, size, zip64))
+    monkeypatch.setattr(zipfile, "ZipFile", None)  # loading the directory would fail loudly
+    items, stats = read([archive])
+    assert len(items) == stats.failures == 1 and str(items[0].error).endswith(f"huge.zip: {message}")
+
+
+def test_a_zip_with_more_entries_than_the_member_cap_is_refused_whole(tmp_path):
+    archive = make_zip(tmp_path / "many.zip", [(f"{n}.sgf", game(n)) for n in range(5)])
+    items, _ = read([archive], Limits(max_members=4))
+    assert len(items) == 1 and str(items[0].error).endswith("central directory lists 5 entries, more than 4; no member read")
+    items, _ = read([archive], Limits(max_members=5))
+    assert [type(i) for i in items] == [RawFile] * 5
+
+
+@pytest.mark.parametrize("shape", ["plain", "comment", "zip64"])
+def test_the_directory_claimed_is_the_one_zipfile_reads(shape, tmp_path):
+    count = 0x10000 if shape == "zip64" else 3  # past 65,535 entries zipfile writes zip64 end records
+    path = tmp_path / "a.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        for n in range(count):
+            archive.writestr(f"{n}", b"")
+        if shape == "comment":
+            archive.comment = b"x" * 1000
+    first_end_record = path.read_bytes().find(b"PK\x06\x06" if shape == "zip64" else b"PK\x05\x06")
+    with open(path, "rb") as stream, zipfile.ZipFile(path) as archive:
+        assert claimed_directory(stream) == (count, first_end_record - archive.start_dir)
+        assert len(archive.infolist()) == count
 
 
 # --- limits and descriptions -------------------------------------------------------

@@ -10,7 +10,7 @@ Debian's ``goban-original-games``.
 """
 
 from ._text import parse_int
-from .dates import parse_year
+from .dates import parse_year, year_warning
 from .handicap import Handicap, infer_handicap
 from .komi import parse_komi
 from .ranks import parse_rank
@@ -30,4 +30,5 @@ __all__ = [
     "parse_result",
     "parse_rules",
     "parse_year",
+    "year_warning",
 ]
