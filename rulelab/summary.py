@@ -21,9 +21,10 @@ def run_summary(out: str | Path, seconds: float, top: int = TOP_FILES) -> str:
     out = Path(out)
     manifest = json.loads((out / MANIFEST_FILE).read_text())
     counts = manifest["counts"]
+    copies = counts["duplicates"]
     lines = [f"{counts['games_found']:,} games found: {counts['games_ok']:,} ok, "
-             f"{counts['games_failed']:,} failed, {counts['duplicates']:,} copies of another record "
-             f"({_elapsed(seconds)})"]
+             f"{counts['games_failed']:,} failed, {copies:,} {'copy' if copies == 1 else 'copies'} "
+             f"of another record ({_elapsed(seconds)})"]
     lines += _failures(out / GAMES_FILE, top)
     lines.append("tables:")
     for table, name in sorted(manifest["tables"].items()):

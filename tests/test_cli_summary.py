@@ -24,7 +24,7 @@ def test_score_ends_with_a_summary_naming_failures_and_tables(collection, tmp_pa
     out = tmp_path / "run"
     assert main(["score", str(collection), "--out", str(out), "--jobs", "1"]) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith("6 games found: 2 ok, 4 failed, 1 copies of another record (")
+    assert printed.startswith("6 games found: 2 ok, 4 failed, 1 copy of another record (")
     failures = [line for line in printed.splitlines() if "parse_error" in line]
     assert len(failures) == 1 and "4" in failures[0]
     assert failures[0].count("broken") == 3 and failures[0].endswith(", ...")
