@@ -19,12 +19,11 @@ import pyarrow.parquet as pq
 
 from .errors import RulesError
 from .explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
-from .ingest import GAMES_FILE
+from .layout import GAMES_FILE, SCORES_FILE
 from .life import GnuGoError, KataGoError, LifeError, decide_life, decide_lives
 from .progress import counted
 from .rules import PRESETS, get_ruleset
-from .score_run import (POSITION_COLUMNS, SCORES_FILE, dame_policy_of, position_from_row, record_ruleset,
-                        score)
+from .score_run import POSITION_COLUMNS, dame_policy_of, position_from_row, record_ruleset, score
 from .scoring import score_all
 from .sources import describe_inputs
 from .tables import read_provenance, write_json_atomic
