@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 from rulelab.life.gnugo import find_gnugo
-from rulelab.records import file_rows
-from rulelab.score_run import _score_batch, resolve_rulesets, score
-from rulelab.sources import RawFile
+from rulelab.pipeline.score import _score_batch, resolve_rulesets, score
+from rulelab.read.records import file_rows
+from rulelab.read.sources import RawFile
 
 COUNTED = re.compile(rb"RE\[[BW]\+\d")
 

@@ -16,10 +16,10 @@ import pstats
 import time
 from pathlib import Path
 
-from rulelab.ingest import games_stage
-from rulelab.score_run import resolve_rulesets, scores_stage
-from rulelab.sources import iter_files
-from rulelab.units import plan_units
+from rulelab.pipeline.ingest import games_stage
+from rulelab.pipeline.score import resolve_rulesets, scores_stage
+from rulelab.pipeline.units import plan_units
+from rulelab.read.sources import iter_files
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 

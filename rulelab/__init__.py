@@ -3,12 +3,10 @@
 The public API is imported lazily, so that ``import rulelab.position`` stays light.
 """
 
-import sys
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
-from types import ModuleType
 
-from .kernel_cache import use_kernel_cache
+from rulelab.kernel_cache import use_kernel_cache
 
 use_kernel_cache()
 
@@ -18,12 +16,12 @@ except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0+unknown"
 
 _API = {
-    "ingest": "rulelab.ingest",
-    "read_games": "rulelab.ingest",
-    "score": "rulelab.score_run",
-    "read_scores": "rulelab.score_run",
-    "score_game": "rulelab.score_run",
-    "connect": "rulelab.sql",
+    "ingest": "rulelab.pipeline.ingest",
+    "read_games": "rulelab.pipeline.ingest",
+    "score": "rulelab.pipeline.score",
+    "read_scores": "rulelab.pipeline.score",
+    "score_game": "rulelab.pipeline.score",
+    "connect": "rulelab.store.sql",
     "draw_game": "rulelab.analysis.game_diagram",
     "get_ruleset": "rulelab.rules",
     "RulelabError": "rulelab.errors",
@@ -37,19 +35,3 @@ def __getattr__(name):
         return getattr(import_module(_API[name]), name)
     raise AttributeError(f"module 'rulelab' has no attribute {name!r}")
 
-
-class _Package(ModuleType):
-    """The ``rulelab`` package, whose API functions keep their names.
-
-    Importing the submodule ``rulelab.ingest`` binds it on the package as ``ingest``,
-    which would hide the function ``rulelab.ingest`` for the rest of the session; the
-    submodule stays reachable through ``sys.modules`` and ``from rulelab.ingest import``.
-    """
-
-    def __setattr__(self, name, value):
-        if name in _API and getattr(value, "__name__", None) == f"{__name__}.{name}":
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -11,10 +11,10 @@ import json
 import sys
 import time
 
-from . import __version__
-from .engines import ENGINES
-from .errors import RulelabError
-from .rules import PLAYOUT_MODELS
+from rulelab import __version__
+from rulelab.errors import RulelabError
+from rulelab.pipeline.engines import ENGINES
+from rulelab.rules import PLAYOUT_MODELS
 
 LIFE_METHODS = ("auto", "estimate", "markup", "gnugo", "katago")
 KATAGO_OPTIONS = {"katago": "RULELAB_KATAGO", "katago_model": "RULELAB_KATAGO_MODEL",
@@ -41,7 +41,7 @@ def _add_inputs(parser: argparse.ArgumentParser, out_required: bool = True) -> N
 
 def _choices() -> str:
     """What --help says the names are: rulesets, life methods and engines."""
-    from .rules import PRESETS
+    from rulelab.rules import PRESETS
 
     return (f"rulesets (--rules, --assume-rules): {', '.join(PRESETS)}\n"
             f"life methods (--life): {', '.join(LIFE_METHODS)}\n"
@@ -139,7 +139,7 @@ def _os_error(error: OSError) -> str:
 
 
 def _ingest(args) -> int:
-    from .ingest import ingest
+    from rulelab.pipeline.ingest import ingest
 
     started = time.perf_counter()
     manifest = ingest(args.paths, args.out, jobs=args.jobs, force=args.force,
@@ -149,7 +149,7 @@ def _ingest(args) -> int:
 
 
 def _score(args) -> int:
-    from .score_run import score
+    from rulelab.pipeline.score import score
 
     rules = args.rules.split(",") if args.rules else None
     started = time.perf_counter()
@@ -167,7 +167,7 @@ def _validate(args) -> int:
 
     import pandas as pd
 
-    from .validate import VALIDATION_FILE, miss_class_counts, validate
+    from rulelab.pipeline.validate import VALIDATION_FILE, miss_class_counts, validate
 
     with tempfile.TemporaryDirectory(prefix="rulelab-validate-") as scratch:
         out = args.out or scratch
@@ -189,7 +189,7 @@ def _validate(args) -> int:
 
 
 def _sql(args) -> int:
-    from .sql import query
+    from rulelab.store.sql import query
 
     frame = _printable(query(args.dir, args.query, allow_files=args.allow_files))
     if args.format == "csv":
@@ -214,7 +214,7 @@ def _printable(frame):
 def _report(args) -> int:
     from pathlib import Path
 
-    from .analysis.report import build_report
+    from rulelab.analysis.report import build_report
 
     run = Path(args.dir)
     out = Path(args.out) if args.out else run.resolve().with_name(f"{run.resolve().name}-report")
@@ -230,7 +230,7 @@ def _summary(args, manifest: dict, started: float) -> None:
     if args.json:
         print(json.dumps(manifest["counts"], indent=2, sort_keys=True))
     else:
-        from .summary import run_summary
+        from rulelab.pipeline.summary import run_summary
 
         print(run_summary(args.out, time.perf_counter() - started))
 

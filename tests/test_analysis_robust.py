@@ -11,7 +11,7 @@ from rulelab.analysis import report
 from rulelab.analysis.report import build_report
 from rulelab.analysis.sections import SECTIONS
 from rulelab.errors import InputError
-from rulelab.score_run import score
+from rulelab.pipeline.score import score
 
 FAST = dict(n_boot=20, n_boot_fit=0, examples_per_cause=1)
 

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulelab.decoding import STRUCTURE, Decoded, declared_codec, decode_sgf
 from rulelab.errors import DecodeError
-from rulelab.sgf import game_events, parse_game, split_games
+from rulelab.read.decoding import STRUCTURE, Decoded, declared_codec, decode_sgf
+from rulelab.read.sgf import game_events, parse_game, split_games
 
 
 def keeps_structure(data: bytes, decoded: Decoded) -> bool:

@@ -22,12 +22,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulelab import cli, sgf, tables
-from rulelab.checkpoint import run_lock
-from rulelab.ingest import ingest
-from rulelab.records import file_rows
-from rulelab.score_run import score
-from rulelab.sources import FileFailure, RawFile, iter_files
+from rulelab import cli
+from rulelab.pipeline.checkpoint import run_lock
+from rulelab.pipeline.ingest import ingest
+from rulelab.pipeline.score import score
+from rulelab.read import sgf
+from rulelab.read.records import file_rows
+from rulelab.read.sources import FileFailure, RawFile, iter_files
+from rulelab.store import tables
 
 pytestmark = pytest.mark.fuzz
 
@@ -169,7 +171,7 @@ def test_the_manifest_hashes_the_bytes_that_were_parsed(tmp_path, monkeypatch):
         (tmp_path / "g.sgf").write_bytes(GOOD.replace(b"good", b"edited"))
         return real_file_rows(raw, **options)
 
-    monkeypatch.setattr(sys.modules["rulelab.ingest"], "file_rows", edit_after_reading)
+    monkeypatch.setattr(sys.modules["rulelab.pipeline.ingest"], "file_rows", edit_after_reading)
     manifest = ingest([tmp_path / "g.sgf"], tmp_path / "run", jobs=1)
     [row] = pd.read_parquet(tmp_path / "run" / "games.parquet").itertuples()
     assert manifest["inputs"][0]["sha256"] == row.file_sha256 and row.black_player == "good"
@@ -379,11 +381,11 @@ def test_a_killed_dask_worker_stops_the_run_as_the_local_engine_does(allowed_fai
 
     from functools import partial
 
-    from rulelab.checkpoint import PartStore, Stage, run_units
-    from rulelab.engines import DaskEngine
     from rulelab.errors import RulelabError
-    from rulelab.tables import GAMES_SCHEMA
-    from rulelab.units import plan_units
+    from rulelab.pipeline.checkpoint import PartStore, Stage, run_units
+    from rulelab.pipeline.engines import DaskEngine
+    from rulelab.pipeline.units import plan_units
+    from rulelab.store.tables import GAMES_SCHEMA
     from test_scale import _rows_or_die_once
 
     games = write_games(tmp_path / "in", 5)

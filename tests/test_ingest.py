@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from rulelab.errors import InputError
-from rulelab.ingest import ingest, read_games
-from rulelab.tables import read_provenance
+from rulelab.pipeline.ingest import ingest, read_games
+from rulelab.store.tables import read_provenance
 
 GAME_A = b"(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]RE[B+2]PB[Kuro]PW[Shiro];B[ee];W[cc];B[gc];W[];B[])"
 GAME_B = b"(;GM[1]FF[4]SZ[9]KM[6.5]RE[W+R];B[ee];W[ge];B[cc])"

@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 
 from rulelab.analysis.verdict import decide_row
-from rulelab.checkpoint import code_fingerprint, source_files
-from rulelab.ingest import games_stage
+from rulelab.pipeline.checkpoint import code_fingerprint, source_files
+from rulelab.pipeline.ingest import games_stage
 
-HEAVY = ("numba", "rulelab.read", "rulelab.sgf")
+HEAVY = ("numba", "rulelab.read", "rulelab.read.sgf")
 
 
 def test_importing_the_analyses_loads_neither_numba_nor_the_sgf_reader():
@@ -24,26 +24,26 @@ def test_importing_the_analyses_loads_neither_numba_nor_the_sgf_reader():
 def test_the_games_stage_key_covers_no_scorer_and_no_life_module():
     stage = games_stage(superko=False)
     code = source_files(stage._module())
-    assert "rulelab.ingest" in code and "rulelab.tables" in code  # the walk does reach its imports
+    assert "rulelab.pipeline.ingest" in code and "rulelab.store.tables" in code  # the walk does reach its imports
     assert not [name for name in code if name == "rulelab.scoring" or name.startswith("rulelab.life")]
-    assert "rulelab.scoring" in source_files("rulelab.score_run")  # ... and the scores stage's does
+    assert "rulelab.scoring" in source_files("rulelab.pipeline.score")  # ... and the scores stage's does
 
 
 def test_an_edit_of_the_scorer_keeps_the_games_key_and_changes_the_scores_key(tmp_path, monkeypatch):
-    import rulelab.checkpoint as checkpoint
+    import rulelab.pipeline.checkpoint as checkpoint
 
     package = tmp_path / "rulelab"
-    for name, path in {**source_files("rulelab.ingest"), **source_files("rulelab.score_run")}.items():
+    for name, path in {**source_files("rulelab.pipeline.ingest"), **source_files("rulelab.pipeline.score")}.items():
         copy = package.joinpath(*name.split(".")[1:])
         copy = copy / "__init__.py" if path.name == "__init__.py" else copy.with_suffix(".py")
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_bytes(path.read_bytes())
     monkeypatch.setattr(checkpoint, "PACKAGE", package)
     monkeypatch.setattr(checkpoint, "_walks", {})
-    before = code_fingerprint("rulelab.ingest"), code_fingerprint("rulelab.score_run")
+    before = code_fingerprint("rulelab.pipeline.ingest"), code_fingerprint("rulelab.pipeline.score")
     with (package / "scoring.py").open("a") as scorer:
         scorer.write("\n# an edit of the scorer\n")
-    after = code_fingerprint("rulelab.ingest"), code_fingerprint("rulelab.score_run")
+    after = code_fingerprint("rulelab.pipeline.ingest"), code_fingerprint("rulelab.pipeline.score")
     assert after[0] == before[0] and after[1] != before[1]
 
 

@@ -6,11 +6,11 @@ import tarfile
 import numpy as np
 import pytest
 
-from rulelab.decoding import decode_sgf
 from rulelab.life import decide_life
 from rulelab.life.markup import marked_dead
-from rulelab.replay import replay
-from rulelab.sgf import game_events, parse_game, territory_marks
+from rulelab.read.decoding import decode_sgf
+from rulelab.read.replay import replay
+from rulelab.read.sgf import game_events, parse_game, territory_marks
 
 MARKED_FOLDERS = re.compile(r"kgs-19-2017-0[123]-new/[^/]+\.sgf$")
 COUNTED = re.compile(rb"RE\[[BW]\+\d")

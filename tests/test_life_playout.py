@@ -14,7 +14,7 @@ from rulelab.board import pad
 from rulelab.gamegen import random_legal_game
 from rulelab.life.benson import pass_alive
 from rulelab.life.playout import playout_counts
-from rulelab.replay import replay
+from rulelab.read.replay import replay
 
 
 def generated_board(rows, cols, n_moves, seed):

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulelab.errors import RulesError
-from rulelab.metadata import (
+from rulelab.read.metadata import (
     Handicap,
     Result,
     detect_source,

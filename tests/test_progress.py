@@ -6,9 +6,10 @@ import tarfile
 
 import pytest
 
-from rulelab import kernel_cache, progress
-from rulelab.ingest import ingest
-from rulelab.sources import ReadStats, input_size, iter_files
+from rulelab import kernel_cache
+from rulelab.pipeline import progress
+from rulelab.pipeline.ingest import ingest
+from rulelab.read.sources import ReadStats, input_size, iter_files
 from test_score_run import WALLS
 
 GAME = b"(;GM[1]FF[4]SZ[5]KM[6.5]RE[B+R];B[cc];W[bb])"
@@ -40,7 +41,7 @@ def test_a_first_run_says_it_compiles_kernels_then_never_again(tmp_path, monkeyp
     progress.compile_kernels()
     progress.compile_kernels()
     assert capsys.readouterr().err == progress.COMPILING + "\n"
-    assert compiled == ["rulelab.warm"]
+    assert compiled == ["rulelab.pipeline.warm"]
 
 
 def test_the_bytes_read_reach_the_listed_total(tmp_path):
@@ -93,7 +94,7 @@ def test_two_checkouts_of_the_same_code_have_their_own_cache(tmp_path, monkeypat
 
 
 def test_reading_games_on_the_fly_says_it_compiles_kernels_too(tmp_path, monkeypatch, capsys):
-    from rulelab.ingest import read_games
+    from rulelab.pipeline.ingest import read_games
 
     (tmp_path / "a.sgf").write_bytes(GAME)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
@@ -103,7 +104,7 @@ def test_reading_games_on_the_fly_says_it_compiles_kernels_too(tmp_path, monkeyp
 
 
 def test_validation_shows_a_bar_over_the_misses_it_explains(tmp_path, monkeypatch, capsys):
-    from rulelab.validate import validate
+    from rulelab.pipeline.validate import validate
 
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "wrong.sgf").write_text(WALLS.replace("RE[W+12.5]", "RE[B+3.5]"))

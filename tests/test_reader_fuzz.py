@@ -9,10 +9,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulelab.decoding import decode_sgf
 from rulelab.errors import RulelabError
-from rulelab.sgf import content_hash, game_events, parse_game, split_games, territory_marks
-from rulelab.sources import FileFailure, Limits, RawFile, iter_files
+from rulelab.read.decoding import decode_sgf
+from rulelab.read.sgf import content_hash, game_events, parse_game, split_games, territory_marks
+from rulelab.read.sources import FileFailure, Limits, RawFile, iter_files
 
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

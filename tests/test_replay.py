@@ -12,7 +12,7 @@ from rulelab.board import liberty_map
 from rulelab.errors import GameError, IllegalMoveError, RulesError
 from rulelab.gamegen import random_legal_game
 from rulelab.position import BLACK, EMPTY, WHITE, board_from_diagram, board_to_diagram
-from rulelab.replay import Replay, replay
+from rulelab.read.replay import Replay, replay
 
 KIND = {"B": (0, BLACK), "W": (0, WHITE), "AB": (1, BLACK), "AW": (1, WHITE), "AE": (2, EMPTY)}
 

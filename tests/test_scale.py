@@ -19,16 +19,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulelab.checkpoint import PartStore, Stage, UnitWork, publish_table, run_unit, run_units, source_files
-from rulelab.duplicates import first_copies
-from rulelab.engines import LocalEngine, open_engine
 from rulelab.errors import RulelabError
 from rulelab.gamegen import random_legal_game
-from rulelab.ingest import _rows_of_batch, games_stage, ingest
+from rulelab.pipeline.checkpoint import PartStore, Stage, UnitWork, publish_table, run_unit, run_units, source_files
+from rulelab.pipeline.duplicates import first_copies
+from rulelab.pipeline.engines import LocalEngine, open_engine
+from rulelab.pipeline.ingest import _rows_of_batch, games_stage, ingest
+from rulelab.pipeline.units import plan_units
 from rulelab.position import BLACK
-from rulelab.sources import FileFailure, RawFile, iter_files
-from rulelab.tables import GAMES_SCHEMA
-from rulelab.units import plan_units
+from rulelab.read.sources import FileFailure, RawFile, iter_files
+from rulelab.store.tables import GAMES_SCHEMA
 
 RULELAB = [sys.executable, "-m", "rulelab.cli"]
 
@@ -119,8 +119,8 @@ def test_first_copies_point_every_repeat_at_the_first_row_with_its_id(pieces):
 
 
 def test_a_stage_depends_on_the_code_it_imports_and_nothing_else():
-    games, scores = source_files("rulelab.ingest"), source_files("rulelab.score_run")
-    assert {"rulelab.records", "rulelab.replay", "rulelab.sgf"} <= set(games) <= set(scores)
+    games, scores = source_files("rulelab.pipeline.ingest"), source_files("rulelab.pipeline.score")
+    assert {"rulelab.read.records", "rulelab.read.replay", "rulelab.read.sgf"} <= set(games) <= set(scores)
     assert "rulelab.life.estimate" in scores and "rulelab.life.estimate" not in games
     assert not any(name.startswith("rulelab.analysis") for name in scores)
 

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from rulelab.ingest import ingest
-from rulelab.score_run import score
+from rulelab.pipeline.ingest import ingest
+from rulelab.pipeline.score import score
 from test_scale import write_collection
 
 distributed = pytest.importorskip("distributed")

@@ -5,13 +5,14 @@ from collections import Counter
 import pandas as pd
 import pytest
 
-from rulelab import score_run, sources
 from rulelab.cli import main
 from rulelab.errors import GameError, InputError, RulesError
-from rulelab.ingest import ingest
+from rulelab.pipeline import score as score_run
+from rulelab.pipeline.ingest import ingest
+from rulelab.pipeline.score import read_scores, score
+from rulelab.pipeline.validate import validate
+from rulelab.read import sources
 from rulelab.rules import PRESETS, played_out
-from rulelab.score_run import read_scores, score
-from rulelab.validate import validate
 
 # 5×5: Black wall on column b, White wall on column c; Black owns column a (5 points),
 # White owns columns d–e (10 points). Area 10 – 15, territory 5 – 10, no prisoners.
@@ -182,7 +183,7 @@ def test_open_dame_are_counted_as_the_source_counts_them(tmp_path):
 def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monkeypatch):
     """Ctrl-C in compiled code can surface as a SystemError caused by KeyboardInterrupt:
     written down as the game's error, it would be reused from the checkpoint on resume."""
-    import rulelab.score_run as score_run
+    import rulelab.pipeline.score as score_run
 
     def interrupted(*args, **kwargs):
         try:
@@ -201,8 +202,8 @@ def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monk
 
 
 def test_ctrl_c_inside_a_kernel_stops_ingest_instead_of_failing_the_game(monkeypatch):
-    import rulelab.records as records
-    from rulelab.sources import RawFile
+    import rulelab.read.records as records
+    from rulelab.read.sources import RawFile
 
     def interrupted(text):
         try:

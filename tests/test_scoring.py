@@ -16,12 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import ndimage
 
-import rulelab.scoring
 from rulelab.errors import GameError, RulesError
 from rulelab.gamegen import random_legal_game
 from rulelab.position import BLACK, EMPTY, WHITE, Life, Position, board_to_diagram
-from rulelab.replay import replay
+from rulelab.read.replay import replay
 from rulelab.rules import PRESETS, get_ruleset
+import rulelab.scoring
 from rulelab.scoring import (
     OPEN_DAME,
     OWED_B,
@@ -763,7 +763,7 @@ def kgs_counted_games_with_markup(corpora):
     import re
     import tarfile
 
-    from rulelab.sgf import game_events, parse_game, territory_marks
+    from rulelab.read.sgf import game_events, parse_game, territory_marks
 
     result = re.compile(r"^([BW])\+(\d+(?:\.\d+)?)$")
     with tarfile.open(corpora / "kgs-dev.tar.xz", "r|xz") as tar:

@@ -5,10 +5,10 @@ import tarfile
 import numpy as np
 import pytest
 
-from rulelab.decoding import decode_sgf
 from rulelab.errors import GameError, ParseError
 from rulelab.position import BLACK, EMPTY, WHITE, board_from_diagram
-from rulelab.sgf import (
+from rulelab.read.decoding import decode_sgf
+from rulelab.read.sgf import (
     MOVE,
     SETUP_ADD,
     SETUP_EMPTY,

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulelab.decoding import decode_sgf
-from rulelab.sgf import _parse_with_sgfmill, _read_main_line, parse_game, split_games
+from rulelab.read.decoding import decode_sgf
+from rulelab.read.sgf import _parse_with_sgfmill, _read_main_line, parse_game, split_games
 
 
 def outcome(parse, text: str):

@@ -1,11 +1,11 @@
-"""rulelab.sql: DuckDB views over a run folder."""
+"""rulelab.store.sql: DuckDB views over a run folder."""
 
 import pandas as pd
 import pytest
 from analysis_tables import collection, write_run
 
 from rulelab.errors import InputError
-from rulelab.sql import connect, query
+from rulelab.store.sql import connect, query
 
 
 @pytest.fixture

@@ -7,10 +7,10 @@ import pandas as pd
 import pytest
 
 from rulelab.cli import main
-from rulelab.ingest import read_games
+from rulelab.pipeline.ingest import read_games
+from rulelab.pipeline.score import read_scores, score
 from rulelab.rules import PRESETS
-from rulelab.score_run import read_scores, score
-from rulelab.sql import connect
+from rulelab.store.sql import connect
 from test_score_run import WALLS
 
 # The same walls, the record stopping without passes.

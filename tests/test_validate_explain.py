@@ -12,15 +12,15 @@ import pytest
 
 from rulelab.cli import main
 from rulelab.errors import RulesError
-import rulelab.validate
-from rulelab.explain import (CONVENTION, DEAD_LEFT, MISJUDGED, MISS_CLASSES, RACE, RECORD_PROBLEM,
+from rulelab.life import KataGoUnavailable, decide_life
+from rulelab.pipeline.explain import (CONVENTION, DEAD_LEFT, MISJUDGED, MISS_CLASSES, RACE, RECORD_PROBLEM,
                              SECOND_OPINION, SEKI_MISREAD, SEVERAL_GROUPS, UNFINISHED, Flip,
                              classify_miss, explain_miss)
-from rulelab.life import KataGoUnavailable, decide_life
+import rulelab.pipeline.validate
+from rulelab.pipeline.validate import EXPLANATION_TYPES, validate
 from rulelab.position import BLACK, WHITE, Life, Position, board_from_diagram
 from rulelab.rules import get_ruleset
 from rulelab.scoring import score
-from rulelab.validate import EXPLANATION_TYPES, validate
 
 CHINESE = get_ruleset("chinese").with_komi(0)
 JAPANESE = get_ruleset("japanese").with_komi(0)
@@ -178,7 +178,7 @@ def test_a_second_opinion_that_reproduces_the_record_takes_the_blame_off_it(slip
         assert method == "gnugo"
         return [decide_life(position, "markup") for position in positions]  # no marks: all alive
 
-    monkeypatch.setattr(rulelab.validate, "decide_lives", keeps_every_stone)
+    monkeypatch.setattr(rulelab.pipeline.validate, "decide_lives", keeps_every_stone)
     summary = validate([slip], tmp_path / "run", jobs=1, life="estimate", second="gnugo")
     assert summary.loc["all", ["exact", "second_exact", "either_within_1"]].tolist() == [0.5, 0.5, 1.0]
     assert summary.loc["all", "ceiling"] == 1.0  # the slip is no longer beyond every verdict
@@ -191,7 +191,7 @@ def test_a_second_opinion_that_reproduces_the_record_takes_the_blame_off_it(slip
 def test_force_scores_again_what_validation_would_reuse(slip, tmp_path, monkeypatch):
     validate([slip], tmp_path / "run", jobs=1, life="estimate")
     calls = []
-    monkeypatch.setattr(rulelab.validate, "score", lambda *args, **kwargs: calls.append(kwargs["force"]))
+    monkeypatch.setattr(rulelab.pipeline.validate, "score", lambda *args, **kwargs: calls.append(kwargs["force"]))
     validate([slip], tmp_path / "run", jobs=1, life="estimate")
     validate([slip], tmp_path / "run", jobs=1, life="estimate", force=True)
     assert calls == [True]

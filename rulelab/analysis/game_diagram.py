@@ -21,8 +21,8 @@ from rulelab import scoring
 from rulelab.analysis.diagrams import draw_board
 from rulelab.analysis.verdict import decide_row, plain_row, run_life
 from rulelab.errors import InputError
-from rulelab.layout import GAMES_FILE, SCORES_FILE
-from rulelab.tables import read_provenance
+from rulelab.store.layout import GAMES_FILE, SCORES_FILE
+from rulelab.store.tables import read_provenance
 
 RULESETS = ("chinese", "japanese")
 MARKED = (scoring.OPEN_DAME, scoring.OWED_B, scoring.OWED_W)

@@ -15,8 +15,8 @@ from pathlib import Path
 import pandas as pd
 
 from rulelab.errors import InputError
-from rulelab.layout import MANIFEST_FILE, RUN_TABLES
-from rulelab.tables import read_provenance
+from rulelab.store.layout import MANIFEST_FILE, RUN_TABLES
+from rulelab.store.tables import read_provenance
 
 
 def require_columns(frame: pd.DataFrame, columns: Iterable[str], table: str) -> None:
@@ -86,7 +86,7 @@ class Run:
     manifest: dict
     """The parsed ``manifest.json`` ({} when the folder has none)."""
     table_metadata: dict
-    """Per table file: its provenance (:func:`rulelab.tables.read_provenance`)."""
+    """Per table file: its provenance (:func:`rulelab.store.tables.read_provenance`)."""
     table_hashes: dict
     """Per file read (tables and manifest): its SHA-256, so a report names its exact inputs."""
 

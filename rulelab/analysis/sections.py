@@ -18,18 +18,18 @@ from rulelab.analysis.attribution import CAUSE_NOTES, CAUSES, attribute, cause_s
 from rulelab.analysis.divergence import (COMMON_KOMI, KOMI_BASES, any_disagreement, disagreement_matrix,
                                          matrix_wide, standard_rows)
 from rulelab.analysis.findings import record_gaps, trusted_games
-from rulelab.analysis.summary import dame_policies, findings_section, model_section, outlier_rule
+from rulelab.analysis.inputs import Run, analysable_games, read_run
 from rulelab.analysis.komi import (CENSORING_ASSUMPTION, DEFAULT_KOMI_GRID, RECORD, fair_komi,
                                    komi_outcomes, margin_distribution, record_agreement, rekomi_flips,
                                    win_rate_curve)
 from rulelab.analysis.published import compare_published
 from rulelab.analysis.report import Code, Section, Text, Workspace, json_text
 from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strata, is_even, rank_band
-from rulelab.analysis.inputs import Run, analysable_games, read_run
+from rulelab.analysis.summary import dame_policies, findings_section, model_section, outlier_rule
 from rulelab.analysis.verdict import decide_row, run_life
 from rulelab.errors import InputError
-from rulelab.layout import SCORES_FILE
 from rulelab.position import Position
+from rulelab.store.layout import SCORES_FILE
 
 FAMILY_REPRESENTATIVES = {"area": "chinese", "territory": "japanese"}
 """The ruleset that stands for its scoring family in the komi sections, when present."""

@@ -36,7 +36,7 @@ def decide_row(row: Mapping, life: str) -> Decided | None:
     the columns a position is rebuilt from (a games table made by hand, say).
     """
     from rulelab.life import decide_life
-    from rulelab.score_run import POSITION_COLUMNS, position_from_row
+    from rulelab.pipeline.score import POSITION_COLUMNS, position_from_row
     from rulelab.scoring import analyse
 
     row = plain_row(row)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
-from .errors import RulelabError, worker_lost
-from .runner import bounded_map, default_jobs, process_pool
+from rulelab.errors import RulelabError, worker_lost
+from rulelab.pipeline.runner import bounded_map, default_jobs, process_pool
 
 ENGINES = ("local", "dask")
 IN_FLIGHT_PER_WORKER = 2

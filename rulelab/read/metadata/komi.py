@@ -11,9 +11,9 @@ import re
 from functools import lru_cache
 from numbers import Integral
 
-from ..errors import RulesError
-from ..rules import MAX_BOARD_POINTS
-from ._text import ZI_UNITS, check_text, normalise, quarter_fraction
+from rulelab.errors import RulesError
+from rulelab.read.metadata._text import ZI_UNITS, check_text, normalise, quarter_fraction
+from rulelab.rules import MAX_BOARD_POINTS
 
 _KOMI = re.compile(
     r"(?:komi|黑贴|黑貼|贴|貼|덤|コミ)?\s*[:=]?\s*([+-]?)\s*(\d+(?:[.,]\d*)?|[.,]\d+)\s*"

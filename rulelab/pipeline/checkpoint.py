@@ -1,6 +1,6 @@
 """Resumable, incremental runs: every unit's rows checkpointed as a part file.
 
-A run cuts its inputs into units (:mod:`rulelab.units`) and passes each through a
+A run cuts its inputs into units (:mod:`rulelab.pipeline.units`) and passes each through a
 chain of stages (games, then scores), each making one table's rows for the unit. The
 rows are written by whichever worker made them to ``DIR/parts/<table>/<key>.parquet``
 under a temporary name, synced to disk and renamed into place, beside a sidecar
@@ -36,16 +36,16 @@ from typing import Callable, Iterable, Iterator, Sequence
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .errors import RulelabError
-from .tables import TableWriter, sync_file
-from .units import Unit, derive_key
+from rulelab.errors import RulelabError
+from rulelab.pipeline.units import Unit, derive_key
+from rulelab.store.tables import TableWriter, sync_file
 
 PARTS_FOLDER = "parts"
 ROWS_PER_GROUP = 4096
 """Rows per row group of an assembled table: parts are small, readers like big groups."""
 SLICE_ROWS = 512
 """Rows a stage turns into Arrow, or reads from the previous stage, at a time."""
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]
 
 
 def code_fingerprint(module: str) -> str:

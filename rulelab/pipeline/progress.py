@@ -13,8 +13,8 @@ import importlib
 import sys
 from typing import Iterable, Iterator, TypeVar
 
-from .kernel_cache import kernels_ready
-from .sources import ReadStats, input_size
+from rulelab.kernel_cache import kernels_ready
+from rulelab.read.sources import ReadStats, input_size
 
 T = TypeVar("T")
 COMPILING = "rulelab: compiling kernels, first run only (a minute or two) ..."
@@ -28,7 +28,7 @@ def compile_kernels() -> None:
     """
     if not kernels_ready():
         print(COMPILING, file=sys.stderr, flush=True)
-        importlib.import_module("rulelab.warm")
+        importlib.import_module("rulelab.pipeline.warm")
 
 
 def counted(items: Iterable[T], total: int, what: str, enabled: bool) -> Iterator[T]:
@@ -43,7 +43,7 @@ def counted(items: Iterable[T], total: int, what: str, enabled: bool) -> Iterato
 class RunProgress:
     """A progress bar over the bytes of ``paths``, shown on a terminal when ``enabled``.
 
-    ``stats`` is what :func:`rulelab.sources.iter_files` fills in as it reads; call
+    ``stats`` is what :func:`rulelab.read.sources.iter_files` fills in as it reads; call
     :meth:`done` with the rows of each unit made or reused.
     """
 

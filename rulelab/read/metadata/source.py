@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from ._text import NUMBER_WITH_UNIT, normalise, quarter_fraction
-from .komi import read_komi
-from .rule_names import parse_rules
+from rulelab.read.metadata._text import NUMBER_WITH_UNIT, normalise, quarter_fraction
+from rulelab.read.metadata.komi import read_komi
+from rulelab.read.metadata.rule_names import parse_rules
 
 # (properties, pattern, source); the first match wins. Servers come before programs
 # because a server's record names the client (Fox's AP[GNU Go:3.8]) or the players

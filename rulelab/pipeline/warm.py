@@ -1,8 +1,8 @@
 """Loaded by the fork server before it starts workers: the pipeline's modules and
 compiled kernels, once; and workers started without the caller's main module
-(:func:`rulelab.runner.start_workers_without_main`). A checkout's first run loads it
+(:func:`rulelab.pipeline.runner.start_workers_without_main`). A checkout's first run loads it
 in its own process first, to compile the kernels into the cache once
-(:func:`rulelab.progress.compile_kernels`).
+(:func:`rulelab.pipeline.progress.compile_kernels`).
 
 Each worker is a fork of the fork server, so whatever the server holds, every worker
 starts with: importing the pipeline and loading its numba kernels from the on-disk
@@ -11,11 +11,11 @@ cache (about a second) is paid once per run instead of once per worker.
 
 from __future__ import annotations
 
-from .ingest import games_stage
-from .kernel_cache import mark_ready
-from .runner import start_workers_without_main
-from .score_run import resolve_rulesets, scores_stage
-from .sources import RawFile
+from rulelab.kernel_cache import mark_ready
+from rulelab.pipeline.ingest import games_stage
+from rulelab.pipeline.runner import start_workers_without_main
+from rulelab.pipeline.score import resolve_rulesets, scores_stage
+from rulelab.read.sources import RawFile
 
 # A short game with a capture, a ko-free end and passes: enough to call every kernel
 # of replay, life and death and scoring once.

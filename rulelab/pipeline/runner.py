@@ -21,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TypeVar
 
-from .errors import worker_lost
+from rulelab.errors import worker_lost
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -42,9 +42,9 @@ def process_pool(jobs: int) -> Iterator[Executor]:
     """
     # forkserver: workers start from a clean process, not a fork of one holding
     # Arrow writer threads and open files; the server loads the pipeline once
-    # (rulelab.warm) and every worker forked from it starts warm.
+    # (rulelab.pipeline.warm) and every worker forked from it starts warm.
     context = _WorkerContext()
-    context.set_forkserver_preload(["rulelab.warm"])
+    context.set_forkserver_preload(["rulelab.pipeline.warm"])
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                initializer=_exit_with, initargs=(os.getpid(),))
     try:

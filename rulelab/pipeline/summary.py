@@ -9,8 +9,8 @@ from pathlib import Path
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from .layout import GAMES_FILE, MANIFEST_FILE
-from .records import location
+from rulelab.read.records import location
+from rulelab.store.layout import GAMES_FILE, MANIFEST_FILE
 
 TOP_FILES = 3
 """File names shown per failure reason."""

@@ -19,7 +19,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from rulelab.errors import InputError
-from rulelab.layout import RUN_TABLES
+from rulelab.store.layout import RUN_TABLES
 
 
 def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBPyConnection:

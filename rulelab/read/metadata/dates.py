@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ._text import check_text, cjk_numerals_to_digits
+from rulelab.read.metadata._text import check_text, cjk_numerals_to_digits
 
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _FIRST_YEAR, _LAST_YEAR = 1000, 2999

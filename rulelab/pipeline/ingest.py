@@ -1,8 +1,8 @@
 """Ingest: input paths → the games table (one row per game found) and a manifest.
 
-Files stream from :mod:`rulelab.sources`, cut into units (:mod:`rulelab.units`), to
-workers of an engine (:mod:`rulelab.engines`: local processes or a Dask cluster); each
-unit's rows are checkpointed as a part file (:mod:`rulelab.checkpoint`), and the table
+Files stream from :mod:`rulelab.read.sources`, cut into units (:mod:`rulelab.pipeline.units`), to
+workers of an engine (:mod:`rulelab.pipeline.engines`: local processes or a Dask cluster); each
+unit's rows are checkpointed as a part file (:mod:`rulelab.pipeline.checkpoint`), and the table
 is assembled from the parts in input order. Memory stays flat however large the
 collection is, and a run interrupted or repeated makes only the parts it lacks.
 """
@@ -23,18 +23,18 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from . import __version__
-from .checkpoint import PartStore, RunResult, Stage, publish_table, run_lock, run_units, table_digest
-from .duplicates import first_copies, mark_duplicates
-from .engines import open_engine
-from .errors import InputError
-from .layout import GAMES_FILE, MANIFEST_FILE
-from .progress import RunProgress, compile_kernels
-from .records import failure_rows, file_rows
-from .runner import ordered_map
-from .sources import FileFailure, RawFile, ReadStats, iter_files
-from .tables import GAMES_SCHEMA, read_frame, read_provenance, to_frame, write_json_atomic
-from .units import plan_units
+from rulelab import __version__
+from rulelab.errors import InputError
+from rulelab.pipeline.checkpoint import PartStore, RunResult, Stage, publish_table, run_lock, run_units, table_digest
+from rulelab.pipeline.duplicates import first_copies, mark_duplicates
+from rulelab.pipeline.engines import open_engine
+from rulelab.pipeline.progress import RunProgress, compile_kernels
+from rulelab.pipeline.runner import ordered_map
+from rulelab.pipeline.units import plan_units
+from rulelab.read.records import failure_rows, file_rows
+from rulelab.read.sources import FileFailure, RawFile, ReadStats, iter_files
+from rulelab.store.layout import GAMES_FILE, MANIFEST_FILE
+from rulelab.store.tables import GAMES_SCHEMA, read_frame, read_provenance, to_frame, write_json_atomic
 
 
 def _rows_of_batch(batch: list[RawFile | FileFailure], superko: bool) -> Iterator[dict]:
@@ -156,7 +156,7 @@ def provenance(command: str, inputs: list[dict], options: dict) -> dict:
     """What produced a table: enough to reproduce it and to know if inputs changed.
 
     ``inputs`` describes each input by the bytes that were read from it
-    (:attr:`rulelab.sources.ReadStats.inputs`).
+    (:attr:`rulelab.read.sources.ReadStats.inputs`).
     """
     return {
         "rulelab_version": __version__,
@@ -188,7 +188,7 @@ def ingest(paths: Iterable[str], out: str | Path, *, jobs: int | None = None,
     progress : bool
         Show a progress bar on standard error.
     engine : {'local', 'dask'}
-        Where the work runs (see :func:`rulelab.engines.open_engine`).
+        Where the work runs (see :func:`rulelab.pipeline.engines.open_engine`).
     scheduler : str, optional
         Address of a Dask scheduler; without one, ``engine='dask'`` starts a local cluster.
 

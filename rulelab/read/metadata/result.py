@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..rules import MAX_BOARD_POINTS
-from ._text import NUMBER_WITH_UNIT, ZI_UNITS, check_text, normalise, repaired
+from rulelab.read.metadata._text import NUMBER_WITH_UNIT, ZI_UNITS, check_text, normalise, repaired
+from rulelab.rules import MAX_BOARD_POINTS
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,14 @@ on, from a survey of 129,411 game roots: the development corpora and the 596 rec
 Debian's ``goban-original-games``.
 """
 
-from ._text import parse_int
-from .dates import parse_year, year_warning
-from .handicap import Handicap, infer_handicap
-from .komi import parse_komi
-from .ranks import parse_rank
-from .result import Result, parse_result
-from .rule_names import parse_rules
-from .source import detect_source, margin_in_zi
+from rulelab.read.metadata._text import parse_int
+from rulelab.read.metadata.dates import parse_year, year_warning
+from rulelab.read.metadata.handicap import Handicap, infer_handicap
+from rulelab.read.metadata.komi import parse_komi
+from rulelab.read.metadata.ranks import parse_rank
+from rulelab.read.metadata.result import Result, parse_result
+from rulelab.read.metadata.rule_names import parse_rules
+from rulelab.read.metadata.source import detect_source, margin_in_zi
 
 __all__ = [
     "Handicap",

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from rulelab.errors import InputError, RulelabError, SkippedInput, raise_if_interrupted
-from rulelab.zip_directory import Directory, claimed_directory
+from rulelab.read.zip_directory import Directory, claimed_directory
 
 MiB = 1 << 20
 GiB = 1 << 30

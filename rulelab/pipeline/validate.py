@@ -4,7 +4,7 @@ Only games that end by counting take part. The computed margin is the ``komi_sou
 'record'`` row of the scores table (the record's rules as its server counts them, at
 the record's komi); the recorded margin is ``RE``, signed so that Black ahead is
 positive. Every disagreement is kept with its likely cause and with the one group whose
-verdict would fix it (:mod:`rulelab.explain`), which classes the miss.
+verdict would fix it (:mod:`rulelab.pipeline.explain`), which classes the miss.
 """
 
 from __future__ import annotations
@@ -17,16 +17,16 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from .errors import RulesError
-from .explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
-from .layout import GAMES_FILE, SCORES_FILE
-from .life import GnuGoError, KataGoError, LifeError, decide_life, decide_lives
-from .progress import counted
-from .rules import PRESETS, get_ruleset
-from .score_run import POSITION_COLUMNS, dame_policy_of, position_from_row, record_ruleset, score
-from .scoring import score_all
-from .sources import describe_inputs
-from .tables import read_provenance, write_json_atomic
+from rulelab.errors import RulesError
+from rulelab.life import GnuGoError, KataGoError, LifeError, decide_life, decide_lives
+from rulelab.pipeline.explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
+from rulelab.pipeline.progress import counted
+from rulelab.pipeline.score import POSITION_COLUMNS, dame_policy_of, position_from_row, record_ruleset, score
+from rulelab.read.sources import describe_inputs
+from rulelab.rules import PRESETS, get_ruleset
+from rulelab.scoring import score_all
+from rulelab.store.layout import GAMES_FILE, SCORES_FILE
+from rulelab.store.tables import read_provenance, write_json_atomic
 
 VALIDATION_FILE = "validation.parquet"
 INVERTED = "recorded winner inverted: the count matches with the sign flipped"
@@ -113,7 +113,7 @@ def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "hand
     """Agreement rates (exact, within one point, winner) by each grouping and overall.
 
     ``ceiling`` is 1 minus the share of games whose miss no life verdict can fix
-    (:data:`rulelab.explain.OUTSIDE_LIFE`): the most agreement better life and death
+    (:data:`rulelab.pipeline.explain.OUTSIDE_LIFE`): the most agreement better life and death
     could reach. It needs the ``miss_class`` column (:func:`explain_misses`). A table
     with a second opinion (:func:`second_opinion`) also gets its rates (``second_exact``,
     ``second_within_1``, ``second_winner``) and ``either_within_1``, the games that
@@ -208,7 +208,7 @@ def explain_misses(misses: pd.DataFrame, games_file: Path, life: str,
 
 
 def miss_class_counts(misses: pd.DataFrame) -> pd.DataFrame:
-    """Misses per class (rows, in :data:`~rulelab.explain.MISS_CLASSES` order), overall and
+    """Misses per class (rows, in :data:`~rulelab.pipeline.explain.MISS_CLASSES` order), overall and
     by the record's rules (columns ``all``, ``rules=...``)."""
     counts = {"all": misses.miss_class.value_counts()}
     for rules, group in misses.groupby("rules", dropna=False):

@@ -17,20 +17,20 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
-from .duplicates import copies_of_games, mark_score_copies
-from .engines import open_engine
-from .errors import InputError, RulelabError, RulesError, raise_if_interrupted
-from .ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
-from .layout import GAMES_FILE, MANIFEST_FILE, SCORES_FILE
-from .life import METHODS as LIFE_METHODS
-from .life import LifeVerdict, decide_life, decide_lives
-from .life.katago import find_katago
-from .position import BLACK, EMPTY, WHITE, Position
-from .rules import PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out
-from .scoring import ScoreBreakdown, score_all
-from .sources import ReadStats
-from .tables import read_frame, write_json_atomic
+from rulelab.errors import InputError, RulelabError, RulesError, raise_if_interrupted
+from rulelab.life import METHODS as LIFE_METHODS
+from rulelab.life import LifeVerdict, decide_life, decide_lives
+from rulelab.life.katago import find_katago
+from rulelab.pipeline.checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
+from rulelab.pipeline.duplicates import copies_of_games, mark_score_copies
+from rulelab.pipeline.engines import open_engine
+from rulelab.pipeline.ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
+from rulelab.position import BLACK, EMPTY, WHITE, Position
+from rulelab.read.sources import ReadStats
+from rulelab.rules import PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out
+from rulelab.scoring import ScoreBreakdown, score_all
+from rulelab.store.layout import GAMES_FILE, MANIFEST_FILE, SCORES_FILE
+from rulelab.store.tables import read_frame, write_json_atomic
 
 COLOUR = {"B": BLACK, "W": WHITE, None: EMPTY}
 POSITION_COLUMNS = [
@@ -60,7 +60,7 @@ def _scores_schema() -> pa.Schema:
     how the record ended, ``duplicate_of`` (as in the games table), and ``error`` (null
     unless the game could not be scored under that ruleset).
 
-    Built here, beside the scorer, and not in :mod:`rulelab.tables`: the games stage
+    Built here, beside the scorer, and not in :mod:`rulelab.store.tables`: the games stage
     imports the tables module, and its parts' keys hash every module it imports, so a
     schema built there would make each edit of the scorer remake every games part.
     """
@@ -294,9 +294,9 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     (:func:`rulelab.rules.played_out`).
 
     Games and scores are made unit by unit and checkpointed under ``out/parts/``, as
-    :func:`rulelab.ingest.ingest` describes: an interrupted run resumes, and a re-run
+    :func:`rulelab.pipeline.ingest.ingest` describes: an interrupted run resumes, and a re-run
     (with ``force``) makes only the parts of new or changed inputs. ``engine`` and
-    ``scheduler`` choose where the work runs (see :func:`rulelab.engines.open_engine`).
+    ``scheduler`` choose where the work runs (see :func:`rulelab.pipeline.engines.open_engine`).
 
     Returns
     -------

@@ -16,16 +16,16 @@ from typing import Iterator
 import numpy as np
 import pyarrow as pa
 
-from . import metadata
-from .board import liberty_map
-from .decoding import Decoded, decode_sgf
-from .errors import GameError, ParseError, RulelabError, raise_if_interrupted
-from .position import BLACK, COLOUR_NAME, WHITE
-from .replay import replay
-from .sgf import (SETUP_ADD, Game, GameText, content_hash, game_events, parse_game, split_games,
+from rulelab.read import metadata
+from rulelab.board import liberty_map
+from rulelab.errors import GameError, ParseError, RulelabError, raise_if_interrupted
+from rulelab.position import BLACK, COLOUR_NAME, WHITE
+from rulelab.read.decoding import Decoded, decode_sgf
+from rulelab.read.replay import replay
+from rulelab.read.sgf import (SETUP_ADD, Game, GameText, content_hash, game_events, parse_game, split_games,
                   territory_marks)
-from .sources import FileFailure, RawFile
-from .tables import GAMES_SCHEMA, games_row
+from rulelab.read.sources import FileFailure, RawFile
+from rulelab.store.tables import GAMES_SCHEMA, games_row
 
 SUICIDE_BY_RULES = {"nz": "any", "tromp-taylor": "any", "ing": "multi"}
 

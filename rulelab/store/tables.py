@@ -1,6 +1,6 @@
 """The Parquet tables rulelab writes, the games schema, and how they are written.
 
-The scores schema is built from the scorer's breakdown in :mod:`rulelab.score_run`: this
+The scores schema is built from the scorer's breakdown in :mod:`rulelab.pipeline.score`: this
 module imports no scorer, so the games stage, which imports it, does not depend on one.
 
 Explicit Arrow schemas keep column types stable whatever a batch holds (a batch of

@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .records import location
+from rulelab.read.records import location
 
 
 def first_copies(game_ids: Iterable[pa.Array | pa.ChunkedArray]) -> dict[int, int]:

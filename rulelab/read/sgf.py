@@ -129,7 +129,7 @@ def split_games(text: str) -> tuple[list[GameText], list[str]]:
     Parameters
     ----------
     text : str
-        Decoded file text (see :func:`rulelab.decoding.decode_sgf`).
+        Decoded file text (see :func:`rulelab.read.decoding.decode_sgf`).
 
     Returns
     -------

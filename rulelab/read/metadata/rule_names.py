@@ -11,7 +11,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ._text import check_text, repaired
+from rulelab.read.metadata._text import check_text, repaired
 
 _ALIASES = {
     "chinese": ("chinese", "cn", "chn", "china", "中国", "中国规则", "中國規則", "中国ルール",

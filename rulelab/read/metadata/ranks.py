@@ -12,7 +12,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ._text import check_text, cjk_numerals_to_digits, repaired
+from rulelab.read.metadata._text import check_text, cjk_numerals_to_digits, repaired
 
 _PRO_FIRST = re.compile(r"(?:p|pro|职业|職業|프로|プロ)\s*(\d{1,3})(?!\d)\s*(?:dan|d|段|단|p)?(?![a-z])",
                         re.I)

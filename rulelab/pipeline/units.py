@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .sources import FileFailure, RawFile
+from rulelab.read.sources import FileFailure, RawFile
 
 BOUNDARY_EVERY = 64
 MAX_FILES = 256
@@ -62,7 +62,7 @@ def _ends_unit(item: RawFile | FileFailure, boundary_every: int) -> bool:
 
 def plan_units(items: Iterable[RawFile | FileFailure], *, boundary_every: int = BOUNDARY_EVERY,
                max_files: int = MAX_FILES, max_bytes: int = MAX_BYTES) -> Iterator[Unit]:
-    """Cut ``items`` (as :func:`rulelab.sources.iter_files` yields them) into units, streaming.
+    """Cut ``items`` (as :func:`rulelab.read.sources.iter_files` yields them) into units, streaming.
 
     Parameters
     ----------

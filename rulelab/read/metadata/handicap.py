@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from numbers import Integral
 
-from ..errors import RulesError
-from ._text import check_text, parse_int
+from rulelab.errors import RulesError
+from rulelab.read.metadata._text import check_text, parse_int
 
 _MAX_HANDICAP = 9
 """More black-only stones than this are a set-up position, not a handicap: Fuego's

@@ -23,11 +23,11 @@ from typing import Iterator
 import numpy as np
 from scipy import ndimage
 
-from .errors import RulesError
-from .life import LifeVerdict, decide_life, estimate_life
-from .position import BLACK, COLOUR_NAME, WHITE, Life, Position
-from .rules import Ruleset
-from .scoring import score_all
+from rulelab.errors import RulesError
+from rulelab.life import LifeVerdict, decide_life, estimate_life
+from rulelab.position import BLACK, COLOUR_NAME, WHITE, Life, Position
+from rulelab.rules import Ruleset
+from rulelab.scoring import score_all
 
 SURE_DEAD = 0.2
 """Survival share below which the playouts call a block certainly dead. On the KGS 2017
@@ -140,7 +140,7 @@ def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
         The game's final position.
     ruleset : Ruleset
         The record's rules at the record's komi, as its server counts them
-        (:func:`rulelab.score_run.record_ruleset`).
+        (:func:`rulelab.pipeline.score.record_ruleset`).
     recorded_margin : float
         The recorded result, positive when Black won.
     life_method : {'auto', 'estimate', 'markup', 'gnugo', 'katago'}
@@ -156,7 +156,7 @@ def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
         Seed of the playouts, as in the scoring run.
     dame_policy : {'none', 'alternate'}
         How the record's source counts open dame, as in the scoring run
-        (:func:`rulelab.score_run.dame_policy_of`).
+        (:func:`rulelab.pipeline.score.dame_policy_of`).
 
     Returns
     -------
