@@ -25,7 +25,7 @@ from rulelab.board import (
 )
 from rulelab.errors import GameError
 from rulelab.position import BLACK, EMPTY
-from rulelab.read.replay import MOVE, PASS
+from rulelab.read.sgf.events import MOVE, PASS
 
 
 @numba.njit(cache=True)

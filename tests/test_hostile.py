@@ -26,8 +26,8 @@ from rulelab import cli
 from rulelab.pipeline.checkpoint import run_lock
 from rulelab.pipeline.ingest import ingest
 from rulelab.pipeline.score import score
-from rulelab.read import sgf
 from rulelab.read.records import file_rows
+from rulelab.read.sgf import split
 from rulelab.read.sources import FileFailure, RawFile, iter_files
 from rulelab.store import tables
 
@@ -178,7 +178,7 @@ def test_the_manifest_hashes_the_bytes_that_were_parsed(tmp_path, monkeypatch):
 
 
 def test_games_past_the_per_file_budget_are_one_row(tmp_path, monkeypatch):
-    monkeypatch.setattr(sgf, "MAX_GAMES_PER_FILE", 100)
+    monkeypatch.setattr(split, "MAX_GAMES_PER_FILE", 100)
     rows = list(file_rows(RawFile("many.sgf", None, b"(;)" * 150)))
     assert len(rows) == 101 and {row["status"] for row in rows[:100]} == {"ok"}
     assert rows[-1]["status"] == "parse_error" and "more than 100 games" in rows[-1]["error"]
@@ -188,15 +188,15 @@ def test_splitting_scans_a_bounded_multiple_of_the_file(monkeypatch):
     """Every unclosed tree is scanned to the end of the file; the budget stops that."""
     text = "(;GM[\n" * 20_000
     scanned = []
-    real_tree_end = sgf._tree_end
+    real_tree_end = split._tree_end
 
     def counting(text, start, depth):
         scanned.append(len(text) - start)
         return real_tree_end(text, start, depth)
 
-    monkeypatch.setattr(sgf, "_tree_end", counting)
-    games, _ = sgf.split_games(text)
-    assert sum(scanned) <= (sgf.SPLIT_WORK_PER_CHAR + 1) * len(text)
+    monkeypatch.setattr(split, "_tree_end", counting)
+    games, _ = split.split_games(text)
+    assert sum(scanned) <= (split.SPLIT_WORK_PER_CHAR + 1) * len(text)
     assert games[-1].unread and "splitting stopped" in games[-1].unread
 
 
@@ -232,7 +232,7 @@ def traced_peak(data: bytes) -> int:
 @pytest.mark.parametrize("shape", SHAPES)
 def test_reading_a_file_costs_memory_in_proportion_to_its_size(shape, monkeypatch):
     """The bounds the README states: linear while parsed, and the caps end the parsing."""
-    monkeypatch.setattr(sgf, "MAX_GAMES_PER_FILE", 2_000)  # keeps the traced run short
+    monkeypatch.setattr(split, "MAX_GAMES_PER_FILE", 2_000)  # keeps the traced run short
     head, unit = SHAPES[shape]
     parsed = head + unit * ((256 << 10) // len(unit))
     assert traced_peak(parsed) <= PARSED_BYTES_COST * len(parsed)

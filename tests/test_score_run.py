@@ -11,7 +11,7 @@ from rulelab.pipeline import score as score_run
 from rulelab.pipeline.ingest import ingest
 from rulelab.pipeline.score import read_scores, score
 from rulelab.pipeline.validate import validate
-from rulelab.read import sources
+from rulelab.read.sources import inputs
 from rulelab.rules import PRESETS, played_out
 
 # 5×5: Black wall on column b, White wall on column c; Black owns column a (5 points),
@@ -76,8 +76,8 @@ def test_scoring_over_an_ingest_reads_each_input_once(collection, tmp_path, monk
     ingest([collection], tmp_path / "run", jobs=1)
     games = (tmp_path / "run" / "games.parquet").read_bytes()
     opened = Counter()
-    open_regular = sources._open_regular
-    monkeypatch.setattr(sources, "_open_regular", lambda path: opened.update([path]) or open_regular(path))
+    open_regular = inputs.open_regular
+    monkeypatch.setattr(inputs, "open_regular", lambda path: opened.update([path]) or open_regular(path))
     score([collection], tmp_path / "run", rules=["chinese"], jobs=1)
     assert sorted(opened.values()) == [1, 1, 1] and len(opened) == 3
     assert (tmp_path / "run" / "games.parquet").read_bytes() == games

@@ -10,6 +10,7 @@ from rulelab.position import BLACK, EMPTY, WHITE, board_from_diagram
 from rulelab.read.decoding import decode_sgf
 from rulelab.read.sgf import (
     MOVE,
+    PASS,
     SETUP_ADD,
     SETUP_EMPTY,
     GameText,
@@ -19,8 +20,6 @@ from rulelab.read.sgf import (
     split_games,
     territory_marks,
 )
-
-PASS = -1
 
 
 def events(sgf: str) -> list[list[int]]:

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulelab.read.decoding import decode_sgf
-from rulelab.read.sgf import _parse_with_sgfmill, _read_main_line, parse_game, split_games
+from rulelab.read.sgf import parse_game, split_games
+from rulelab.read.sgf.parse import _parse_with_sgfmill, _read_main_line
 
 
 def outcome(parse, text: str):

@@ -14,7 +14,7 @@ import pytest
 
 from rulelab.errors import InputError, SkippedInput
 from rulelab.read.sources import FileFailure, Limits, RawFile, ReadStats, iter_files
-from rulelab.read.zip_directory import claimed_directory
+from rulelab.read.sources.zip_directory import claimed_directory
 
 
 def game(n: int) -> bytes:

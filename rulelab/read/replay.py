@@ -48,11 +48,7 @@ from rulelab.board import (
 )
 from rulelab.errors import GameError, IllegalMoveError, RulesError
 from rulelab.position import BLACK, EMPTY, WHITE, Position
-
-MOVE, ADD, CLEAR = 0, 1, 2
-"""Event kinds (column 0 of an events array): a move or pass, ``AB``/``AW``, ``AE``."""
-PASS = -1
-"""Row and column of a pass."""
+from rulelab.read.sgf.events import MOVE, PASS, SETUP_ADD, SETUP_EMPTY
 SUPERKO = len(STATUS_NAMES)
 """Reason code of a positional-superko repetition, after the :mod:`rulelab.board` codes."""
 REASONS = STATUS_NAMES + ("superko",)
@@ -104,7 +100,7 @@ def _replay_events(rows, cols, events, suicide, superko):
         if kind != MOVE:
             p = point_index(events[e, 2], events[e, 3], cols)
             old = board[p]
-            new = colour if kind == ADD else EMPTY
+            new = colour if kind == SETUP_ADD else EMPTY
             if old != new:
                 if old != EMPTY:
                     placed[old] -= 1
@@ -175,8 +171,8 @@ def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
         Board size, each 2..25.
     events : np.ndarray
         Integer array of shape ``(n, 4)``: ``kind, colour, row, col`` per event, kind
-        ``MOVE`` (colour 1 or 2; row = col = -1 is a pass), ``ADD`` (setup stone of
-        ``colour``) or ``CLEAR`` (setup empty point, colour ignored); row 0 is the top.
+        ``MOVE`` (colour 1 or 2; row = col = -1 is a pass), ``SETUP_ADD`` (setup stone of
+        ``colour``) or ``SETUP_EMPTY`` (setup empty point, colour ignored); row 0 is the top.
     suicide : {'none', 'multi', 'any'}
         Which suicides are legal: none; of two or more stones (Ing); any (NZ, Tromp–Taylor).
     superko : bool
@@ -244,7 +240,7 @@ def _first_bad_event(rows, cols, events):
     """``(index, problem)`` of the first malformed event, or ``(-1, _FINE)``."""
     for e in range(len(events)):
         kind, colour, row, col = events[e, 0], events[e, 1], events[e, 2], events[e, 3]
-        if kind < MOVE or kind > CLEAR or (kind != CLEAR and colour != BLACK and colour != WHITE):
+        if kind < MOVE or kind > SETUP_EMPTY or (kind != SETUP_EMPTY and colour != BLACK and colour != WHITE):
             return e, _BAD_KIND
         if kind == MOVE and row == PASS and col == PASS:
             continue

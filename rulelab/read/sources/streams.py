@@ -1,0 +1,97 @@
+"""Streams that read safely: regular files only, capped reads, and hashing as bytes pass."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import stat
+
+from rulelab.read.sources.items import MiB
+
+CHUNK = MiB
+
+
+class NotRegular(Exception):
+    """The path opened is a FIFO, a device or a socket."""
+
+
+def open_regular(path: str):
+    """``path`` opened for binary reading, refused unless it is a regular file.
+
+    Opened without blocking (a FIFO with no writer would wait forever) and checked on the
+    descriptor, so a file swapped for a FIFO after an earlier ``stat`` is still refused.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegular(path)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+class Hashing(io.RawIOBase):
+    """A read-only stream that hashes every byte read through it, in order."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self.digest = hashlib.sha256()
+        self.size = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self._stream.read(len(buffer))
+        self.digest.update(data)
+        self.size += len(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+    def seen(self) -> tuple[int, str]:
+        """Size and SHA-256 of the whole stream: what was not read yet is read now."""
+        while self.read(CHUNK):
+            pass
+        return self.size, self.digest.hexdigest()
+
+
+def read_capped(stream, cap: int) -> bytes | None:
+    """All of ``stream``, read in chunks, or None as soon as it exceeds ``cap`` bytes."""
+    chunks = []
+    size = 0
+    while chunk := stream.read(min(CHUNK, cap + 1 - size)):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > cap:
+            return None
+    return b"".join(chunks)
+
+
+class CappedReader(io.RawIOBase):
+    """A read-only stream that counts what passes through and ends at a cap.
+
+    Ending (rather than raising) lets tarfile finish every member that lies wholly
+    below the cap; ``exceeded`` tells the caller why the stream ended.
+    """
+
+    def __init__(self, stream, cap: int):
+        self._stream = stream
+        self._cap = cap
+        self.count = 0
+        self.exceeded = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        room = self._cap - self.count
+        data = self._stream.read(min(len(buffer), room + 1))
+        if len(data) > room:
+            self.exceeded = True
+            data = data[:room]
+        self.count += len(data)
+        buffer[: len(data)] = data
+        return len(data)

@@ -1,0 +1,112 @@
+"""Tar archives, read as one stream member by member, decompressed by their first bytes."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import tarfile
+import zlib
+
+from rulelab.read.sources.items import (FileFailure, Limits, RawFile, ReadStats, failure, over_archive_limit, skip,
+                                        too_big, too_many_members)
+from rulelab.read.sources.names import member_problem, skip_reason
+from rulelab.read.sources.streams import CHUNK, CappedReader, Hashing
+
+_DECOMPRESSORS = ((b"\x1f\x8b", gzip.open), (b"\xfd7zXZ\x00", lzma.open), (b"BZh", bz2.open))
+_STREAM_ERRORS = (tarfile.TarError, OSError, EOFError, lzma.LZMAError, zlib.error)
+
+
+def _decompressed(raw: io.BufferedReader):
+    """``raw`` wrapped in the decompressor its first bytes call for (peeked, not consumed)."""
+    magic = raw.peek(6)[:6]
+    for signature, opener in _DECOMPRESSORS:
+        if magic.startswith(signature):
+            return opener(raw, "rb")
+    return raw
+
+
+class _HeaderTooLarge(Exception):
+    """A tar header record (pax, GNU long name) longer than ``Limits.max_header_bytes``."""
+
+
+_HEADER_TYPES = frozenset((tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE,
+                           tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK))
+
+
+def _capped_tarinfo(limit: int) -> type[tarfile.TarInfo]:
+    """A TarInfo that refuses a header record over ``limit`` bytes before tarfile reads it."""
+
+    class CappedTarInfo(tarfile.TarInfo):
+        @classmethod
+        def frombuf(cls, buf, encoding, errors):
+            info = super().frombuf(buf, encoding, errors)
+            if info.type in _HEADER_TYPES and info.size > limit:
+                raise _HeaderTooLarge(f"a header record of {info.size:,} bytes is over the "
+                                      f"{limit:,}-byte limit")
+            return info
+
+    return CappedTarInfo
+
+
+def read_tar(path: str, stream, limits: Limits, stats: ReadStats):
+    """Tar members in stream order; returns the archive's size and hash."""
+    done = 0
+    before = stats.bytes_read
+    current = None
+    reader = None
+    error = None
+    raw = Hashing(stream)
+    try:
+        reader = CappedReader(_decompressed(io.BufferedReader(raw, CHUNK)), limits.max_archive_bytes)
+        with tarfile.open(fileobj=reader, mode="r|", tarinfo=_capped_tarinfo(limits.max_header_bytes)) as tar:
+            while (info := tar.next()) is not None:
+                tar.members.clear()  # stream mode would keep every header in memory
+                if done == limits.max_members:
+                    yield too_many_members(path, limits)
+                    return raw.seen()
+                current = info.name
+                item = _tar_member(path, tar, info, limits, stats)
+                stats.bytes_read = before + raw.size
+                if item is not None:
+                    yield item
+                current = None
+                done += 1
+    except _HeaderTooLarge as caught:
+        yield failure(path, current, f"{caught} after {done:,} members; the rest is not read")
+        return raw.seen()
+    except _STREAM_ERRORS as caught:
+        error = caught
+    if reader is None:
+        yield failure(path, None, f"cannot read archive: {getattr(error, 'strerror', None) or error}")
+    elif reader.exceeded:
+        yield over_archive_limit(path, current, limits, done)
+    elif error is not None:
+        reason = str(error) or type(error).__name__
+        yield failure(
+            path, current, f"archive damaged after {done:,} members ({reader.count:,} bytes decompressed): {reason}"
+        )
+    return raw.seen()
+
+
+def _tar_member(path: str, tar: tarfile.TarFile, info: tarfile.TarInfo, limits: Limits, stats: ReadStats):
+    """The RawFile or FileFailure for one tar entry, or None if it is ignored."""
+    if info.isdir():
+        return None
+    problem = member_problem(info.name)
+    if problem:
+        return failure(path, info.name, problem)
+    if info.issym() or info.islnk():
+        return failure(path, info.name, f"link to {info.linkname!r} in archive; not followed")
+    if not info.isreg():
+        return failure(path, info.name, "not a regular file; not read")
+    reason = skip_reason(info.name)
+    if reason:
+        return skip(path, info.name, reason, stats)
+    if info.size > limits.max_file_bytes:
+        return too_big(path, info.name, info.size, limits.max_file_bytes)
+    data = tar.extractfile(info).read()
+    if len(data) != info.size:
+        return failure(path, info.name, f"member truncated: {len(data):,} of {info.size:,} bytes")
+    return RawFile(path, info.name, data)
