@@ -1,5 +1,10 @@
 """The score stage and validation end to end, on small records whose counts are worked by hand."""
 
+import builtins
+import io
+import os
+import tarfile
+import zipfile
 from collections import Counter
 
 import pandas as pd
@@ -11,8 +16,8 @@ from rulelab.pipeline import score as score_run
 from rulelab.pipeline.ingest import ingest
 from rulelab.pipeline.score import read_scores, score
 from rulelab.pipeline.validate import validate
-from rulelab.read.sources import inputs
 from rulelab.rules import PRESETS, played_out
+from rulelab.store.tables import read_provenance
 
 # 5×5: Black wall on column b, White wall on column c; Black owns column a (5 points),
 # White owns columns d–e (10 points). Area 10 – 15, territory 5 – 10, no prisoners.
@@ -72,15 +77,74 @@ def test_a_game_that_cannot_be_scored_keeps_its_rows_with_the_reason(collection,
     assert scores.margin.isna().all()
 
 
-def test_scoring_over_an_ingest_reads_each_input_once(collection, tmp_path, monkeypatch):
-    ingest([collection], tmp_path / "run", jobs=1)
-    games = (tmp_path / "run" / "games.parquet").read_bytes()
+@pytest.fixture
+def inputs(collection, tmp_path):
+    """A folder, a plain file, a tar.gz and a zip: every kind of input, each opened once."""
+    archives = tmp_path / "archives"
+    archives.mkdir()
+    with tarfile.open(archives / "games.tar.gz", "w:gz") as tar:
+        member = tarfile.TarInfo("walls.sgf")
+        member.size = len(WALLS.encode())
+        tar.addfile(member, io.BytesIO(WALLS.encode()))
+    with zipfile.ZipFile(archives / "games.zip", "w") as archive:
+        archive.writestr("resigned.sgf", RESIGNED)
+    (archives / "named.sgf").write_text(WALLS_JAPANESE)
+    return [collection, archives / "games.tar.gz", archives / "games.zip", archives / "named.sgf"]
+
+
+def counted_opens(monkeypatch, roots) -> Counter:
+    """Every open of a file under ``roots``, through os.open or io.open, by path."""
     opened = Counter()
-    open_regular = inputs.open_regular
-    monkeypatch.setattr(inputs, "open_regular", lambda path: opened.update([path]) or open_regular(path))
-    score([collection], tmp_path / "run", rules=["chinese"], jobs=1)
-    assert sorted(opened.values()) == [1, 1, 1] and len(opened) == 3
-    assert (tmp_path / "run" / "games.parquet").read_bytes() == games
+    roots = [str(root) for root in roots]
+
+    def counting(real):
+        def opener(path, *args, **kwargs):
+            if isinstance(path, (str, os.PathLike)) and str(path).startswith(tuple(roots)):
+                opened[str(path)] += 1
+            return real(path, *args, **kwargs)
+        return opener
+
+    monkeypatch.setattr(os, "open", counting(os.open))
+    monkeypatch.setattr(io, "open", counting(io.open))
+    monkeypatch.setattr(builtins, "open", counting(builtins.open))
+    return opened
+
+
+COMMANDS = {
+    "ingest": lambda paths, out: ingest(paths, out, jobs=1),
+    "score": lambda paths, out: score(paths, out, rules=["chinese"], jobs=1),
+    "validate": lambda paths, out: validate(paths, out, jobs=1),
+}
+
+
+@pytest.mark.parametrize("before, command", [(None, "ingest"), (None, "score"), ("ingest", "score"),
+                                             ("score", "score"), (None, "validate"), ("ingest", "validate"),
+                                             ("validate", "validate")])
+def test_every_command_reads_each_input_once(inputs, tmp_path, monkeypatch, before, command):
+    """Each input is opened, read and hashed once per command, whatever the run folder
+    holds (nothing, an ingest, the scores of the same options), and what is there stays."""
+    run = tmp_path / "run"
+    if before is not None:
+        COMMANDS[before](inputs, run)
+    kept = {name: (run / name).read_bytes() for name in ("games.parquet", "scores.parquet")
+            if (run / name).is_file()}
+    opened = counted_opens(monkeypatch, [inputs[0], inputs[1].parent])
+    COMMANDS[command](inputs, run)
+    files = [inputs[0] / name for name in ("resigned.sgf", "walls-j.sgf", "walls.sgf")] + inputs[1:]
+    assert opened == Counter({str(path): 1 for path in files})
+    assert {name: (run / name).read_bytes() for name in kept} == kept
+
+
+def test_scores_older_than_the_ingest_are_made_again_from_one_read(inputs, tmp_path, monkeypatch):
+    """Not one read to find the scores stale and another to score."""
+    run = tmp_path / "run"
+    validate(inputs, run, jobs=1)
+    inputs[3].write_text(WALLS)
+    ingest(inputs, run, jobs=1, force=True)
+    opened = counted_opens(monkeypatch, [inputs[0], inputs[1].parent])
+    validate(inputs, run, jobs=1)
+    assert sorted(opened.values()) == [1] * 6
+    assert read_provenance(run / "scores.parquet")["inputs"] == read_provenance(run / "games.parquet")["inputs"]
 
 
 def test_an_ingest_of_other_contents_is_replaced_only_with_force(collection, tmp_path):

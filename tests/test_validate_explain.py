@@ -11,12 +11,13 @@ import pyarrow.parquet as pq
 import pytest
 
 from rulelab.cli import main
-from rulelab.errors import RulesError
+from rulelab.errors import InputError, RulesError
 from rulelab.life import KataGoUnavailable, decide_life
 from rulelab.pipeline.explain import (CONVENTION, DEAD_LEFT, MISJUDGED, MISS_CLASSES, RACE, RECORD_PROBLEM,
                              SECOND_OPINION, SEKI_MISREAD, SEVERAL_GROUPS, UNFINISHED, Flip,
                              classify_miss, explain_miss)
 import rulelab.pipeline.validate
+from rulelab.pipeline.score import score as score_run
 from rulelab.pipeline.validate import EXPLANATION_TYPES, validate
 from rulelab.position import BLACK, WHITE, Life, Position, board_from_diagram
 from rulelab.rules import get_ruleset
@@ -188,13 +189,25 @@ def test_a_second_opinion_that_reproduces_the_record_takes_the_blame_off_it(slip
     assert report["second_opinion"] == "gnugo"
 
 
-def test_force_scores_again_what_validation_would_reuse(slip, tmp_path, monkeypatch):
+def test_a_second_validation_makes_nothing_again(slip, tmp_path):
     validate([slip], tmp_path / "run", jobs=1, life="estimate")
-    calls = []
-    monkeypatch.setattr(rulelab.pipeline.validate, "score", lambda *args, **kwargs: calls.append(kwargs["force"]))
-    validate([slip], tmp_path / "run", jobs=1, life="estimate")
+    scores = (tmp_path / "run" / "scores.parquet").read_bytes()
+    for force in (False, True):
+        validate([slip], tmp_path / "run", jobs=1, life="estimate", force=force)
+        made = json.loads((tmp_path / "run" / "manifest.json").read_text())["score"]["units"]
+        assert made["computed"] == 0 and made["reused"] == made["units"] > 0
+        assert (tmp_path / "run" / "scores.parquet").read_bytes() == scores
+
+
+def test_scores_of_other_options_or_inputs_are_replaced_only_with_force(slip, tmp_path):
+    score_run([slip], tmp_path / "run", jobs=1, life="estimate", rules=["chinese"])
+    with pytest.raises(InputError, match="scores.parquet exists; use --force"):
+        validate([slip], tmp_path / "run", jobs=1, life="estimate")
     validate([slip], tmp_path / "run", jobs=1, life="estimate", force=True)
-    assert calls == [True]
+    (slip / "right.sgf").write_text(sgf_of(DEAD_STONE_LEFT_ON_THE_BOARD, "RU[Chinese]KM[0]RE[B+8]"))
+    with pytest.raises(InputError, match="other contents of these inputs; use --force"):
+        validate([slip], tmp_path / "run", jobs=1, life="estimate")
+    assert validate([slip], tmp_path / "run", jobs=1, life="estimate", force=True).loc["all", "exact"] == 0
 
 
 def test_a_missing_second_opinion_stops_the_run(slip, tmp_path, monkeypatch):

@@ -30,7 +30,7 @@ from rulelab.read.sources import ReadStats
 from rulelab.rules import PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out
 from rulelab.scoring import ScoreBreakdown, score_all
 from rulelab.store.layout import GAMES_FILE, MANIFEST_FILE, SCORES_FILE
-from rulelab.store.tables import read_frame, write_json_atomic
+from rulelab.store.tables import read_frame, read_provenance, write_json_atomic
 
 COLOUR = {"B": BLACK, "W": WHITE, None: EMPTY}
 POSITION_COLUMNS = [
@@ -313,13 +313,23 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     _labelled(rulesets, None, komi)  # a komi no ruleset can have fails here, not in every game
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name
+    stage = scores_stage(rulesets, life, komi, assume_rules, playout)
     recorded = _recorded_ingest(out, paths)
-    check_output_folder(paths, out, [SCORES_FILE] if recorded else [GAMES_FILE, MANIFEST_FILE, SCORES_FILE],
-                        force)
+    finished = [SCORES_FILE] if recorded else [GAMES_FILE, MANIFEST_FILE, SCORES_FILE]
+    if recorded and _scored_with(out, stage.options):
+        finished.remove(SCORES_FILE)
+    check_output_folder(paths, out, finished, force)
     out.mkdir(parents=True, exist_ok=True)
     with run_lock(out):
-        return _score_into(out, paths, scores_stage(rulesets, life, komi, assume_rules, playout),
-                           recorded, force, jobs, progress, engine, scheduler)
+        return _score_into(out, paths, stage, recorded, force, jobs, progress, engine, scheduler)
+
+
+def _scored_with(out: Path, options: dict) -> bool:
+    """Whether the scores table in ``out`` was made with ``options``: scoring again over
+    the same ingest remakes it from the same parts, and other contents of the inputs are
+    refused once read (:func:`_check_inputs_unchanged`), so it needs no ``force``."""
+    scores = out / SCORES_FILE
+    return scores.is_file() and read_provenance(scores).get("options") == options
 
 
 def _score_into(out: Path, paths: list[str], stage: Stage, recorded: dict | None, force: bool,

@@ -22,11 +22,10 @@ from rulelab.life import GnuGoError, KataGoError, LifeError, decide_life, decide
 from rulelab.pipeline.explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
 from rulelab.pipeline.progress import counted
 from rulelab.pipeline.score import POSITION_COLUMNS, dame_policy_of, position_from_row, record_ruleset, score
-from rulelab.read.sources import describe_inputs
-from rulelab.rules import PRESETS, get_ruleset
+from rulelab.rules import get_ruleset
 from rulelab.scoring import score_all
 from rulelab.store.layout import GAMES_FILE, SCORES_FILE
-from rulelab.store.tables import read_provenance, write_json_atomic
+from rulelab.store.tables import write_json_atomic
 
 VALIDATION_FILE = "validation.parquet"
 INVERTED = "recorded winner inverted: the count matches with the sign flipped"
@@ -216,23 +215,14 @@ def miss_class_counts(misses: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(counts).reindex(list(MISS_CLASSES)).fillna(0).astype(int).rename_axis(None)
 
 
-def _scores_are_current(out: Path, paths: list[str], life: str, assume_rules: str | None) -> bool:
-    """Scores in ``out`` made from these inputs with these options and every preset."""
-    if not (out / SCORES_FILE).is_file():
-        return False
-    made = read_provenance(out / SCORES_FILE)
-    options = made.get("options", {})
-    return (made.get("inputs") == describe_inputs(paths) and options.get("life") == life
-            and options.get("komi") is None and options.get("rules") == list(PRESETS)
-            and options.get("assume_rules") == assume_rules and options.get("playout") == "captured")
-
-
 def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs: int | None = None,
              force: bool = False, progress: bool = False, engine: str = "local",
              scheduler: str | None = None, assume_rules: str | None = None,
              second: str | None = None) -> pd.DataFrame:
-    """Score ``paths`` into ``out`` (reusing scores made with the same options, unless
-    ``force``) and compare with recorded results.
+    """Score ``paths`` into ``out`` and compare with recorded results.
+
+    Scoring reads each input once and makes only the parts it lacks, so scores made
+    before with the same options are reused (:func:`rulelab.pipeline.score.score`).
 
     Writes ``out/validation.parquet`` (every disagreement, with ``likely_cause`` and the
     columns of :func:`explain_misses`) and ``out/validation.json`` (the agreement table, the
@@ -246,9 +236,8 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
     out = Path(out)
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name  # as the scores' provenance names it
-    if force or not _scores_are_current(out, [str(p) for p in paths], life, assume_rules):
-        score(paths, out, life=life, jobs=jobs, force=force, progress=progress, engine=engine,
-              scheduler=scheduler, assume_rules=assume_rules)
+    score(paths, out, life=life, jobs=jobs, force=force, progress=progress, engine=engine,
+          scheduler=scheduler, assume_rules=assume_rules)
     games = pd.read_parquet(out / GAMES_FILE, columns=GAME_COLUMNS + ["status", "result_kind",
                                                                       "duplicate_of"])
     scores = pd.read_parquet(out / SCORES_FILE, columns=SCORE_COLUMNS + ["komi_source"])

@@ -34,7 +34,7 @@ Decisions, so that a run over any collection is deterministic and safe:
   number of members read before the damage, and those members are kept.
 """
 
-from rulelab.read.sources.inputs import describe_inputs, input_size, iter_files
+from rulelab.read.sources.inputs import input_size, iter_files
 from rulelab.read.sources.items import FileFailure, Limits, RawFile, ReadStats
 
-__all__ = ["FileFailure", "Limits", "RawFile", "ReadStats", "describe_inputs", "input_size", "iter_files"]
+__all__ = ["FileFailure", "Limits", "RawFile", "ReadStats", "input_size", "iter_files"]

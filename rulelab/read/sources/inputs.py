@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from rulelab.errors import InputError, SkippedInput, raise_if_interrupted
 from rulelab.read.sources.items import FileFailure, Limits, RawFile, ReadStats, failure, skipped, too_big
 from rulelab.read.sources.names import archive_kind, is_compressed, is_game_name
-from rulelab.read.sources.streams import Hashing, NotRegular, open_regular, read_capped
+from rulelab.read.sources.streams import NotRegular, open_regular, read_capped
 from rulelab.read.sources.tar_reader import read_tar
 from rulelab.read.sources.zip_reader import read_zip
 
@@ -68,40 +68,6 @@ def iter_files(
         stats.inputs.append(described)
 
 
-def describe_inputs(paths: Iterable[str | os.PathLike], limits: Limits = Limits()) -> list[dict]:
-    """What :attr:`ReadStats.inputs` would say of ``paths`` now, without parsing anything.
-
-    For the cheap "is the run in this folder still current?" checks: archives are hashed,
-    not opened; inputs that cannot be read are described as unread, never raised.
-
-    Examples
-    --------
-    >>> import pathlib, shutil, tempfile
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (folder / "game.sgf").write_bytes(b"(;)")
-    >>> stats = ReadStats()
-    >>> _ = list(iter_files([folder, folder / "game.sgf"], stats=stats))
-    >>> describe_inputs([folder, folder / "game.sgf"]) == stats.inputs
-    True
-    >>> shutil.rmtree(folder)
-    """
-    described = []
-    for path in _checked_paths(paths):
-        entry = {"path": path, "kind": "unread", "size": None, "sha256": None}
-        if os.path.isdir(path):
-            size, digest = 0, hashlib.sha256()
-            for file, kind in _walk_folder(path):
-                seen = _hash_input(file, limits, explicit=False) if kind == "file" else None
-                if seen is not None:
-                    size += seen[0]
-                    _hash_folder_entry(digest, path, file, seen[1])
-            entry.update(kind="folder", size=size, sha256=digest.hexdigest())
-        elif (seen := _hash_input(path, limits, explicit=True)) is not None:
-            entry.update(kind="archive" if archive_kind(path) else "file", size=seen[0], sha256=seen[1])
-        described.append(entry)
-    return described
-
-
 def input_size(paths: Iterable[str | os.PathLike]) -> int:
     """Bytes of the files :func:`iter_files` will read, as stored: the total of a run's
     progress, known from a listing before any file is opened."""
@@ -123,20 +89,6 @@ def input_size(paths: Iterable[str | os.PathLike]) -> int:
 def _hash_folder_entry(digest, folder: str, path: str, file_digest: str) -> None:
     """A folder's hash covers the relative path and the digest of each file read in it."""
     digest.update(f"{os.path.relpath(path, folder)}\0{file_digest}\n".encode("utf-8", "surrogateescape"))
-
-
-def _hash_input(path: str, limits: Limits, explicit: bool) -> tuple[int, str] | None:
-    """Size and hash of a file :func:`iter_files` would read whole, or None if it would not."""
-    kind = archive_kind(path)
-    if is_compressed(path) and not kind or not (kind or explicit or is_game_name(path)):
-        return None
-    try:
-        with open_regular(path) as stream:
-            if not kind and os.fstat(stream.fileno()).st_size > limits.max_file_bytes:
-                return None
-            return Hashing(stream).seen()
-    except (OSError, NotRegular):
-        return None
 
 
 def _count(item: RawFile | FileFailure, stats: ReadStats) -> None:

@@ -9,8 +9,8 @@ import lzma
 import tarfile
 import zlib
 
-from rulelab.read.sources.items import (FileFailure, Limits, RawFile, ReadStats, failure, over_archive_limit, skip,
-                                        too_big, too_many_members)
+from rulelab.read.sources.items import (Limits, RawFile, ReadStats, failure, over_archive_limit, skip, too_big,
+                                        too_many_members)
 from rulelab.read.sources.names import member_problem, skip_reason
 from rulelab.read.sources.streams import CHUNK, CappedReader, Hashing
 
