@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from rulelab.analysis.verdict import decide_row
-from rulelab.pipeline.checkpoint import code_fingerprint, source_files
+from rulelab.pipeline.fingerprint import code_fingerprint, source_files
 from rulelab.pipeline.ingest import games_stage
 
 HEAVY = ("numba", "rulelab.read", "rulelab.read.sgf")
@@ -30,7 +30,7 @@ def test_the_games_stage_key_covers_no_scorer_and_no_life_module():
 
 
 def test_an_edit_of_the_scorer_keeps_the_games_key_and_changes_the_scores_key(tmp_path, monkeypatch):
-    import rulelab.pipeline.checkpoint as checkpoint
+    import rulelab.pipeline.fingerprint as fingerprint
 
     package = tmp_path / "rulelab"
     for name, path in {**source_files("rulelab.pipeline.ingest"), **source_files("rulelab.pipeline.score")}.items():
@@ -38,8 +38,8 @@ def test_an_edit_of_the_scorer_keeps_the_games_key_and_changes_the_scores_key(tm
         copy = copy / "__init__.py" if path.name == "__init__.py" else copy.with_suffix(".py")
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_bytes(path.read_bytes())
-    monkeypatch.setattr(checkpoint, "PACKAGE", package)
-    monkeypatch.setattr(checkpoint, "_walks", {})
+    monkeypatch.setattr(fingerprint, "PACKAGE", package)
+    monkeypatch.setattr(fingerprint, "_walks", {})
     before = code_fingerprint("rulelab.pipeline.ingest"), code_fingerprint("rulelab.pipeline.score")
     with (package / "scoring.py").open("a") as scorer:
         scorer.write("\n# an edit of the scorer\n")

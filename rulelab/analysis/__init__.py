@@ -9,8 +9,8 @@ The functions take and return DataFrames; figures and the report live in
 from rulelab.analysis import accessor  # noqa: F401  (registers df.go)
 from rulelab.analysis.attribution import CAUSES, attribute, cause_summary, clearest_examples, ledger
 from rulelab.analysis.divergence import any_disagreement, disagreement_matrix, matrix_wide, winners
-from rulelab.analysis.komi import (fair_komi, komi_outcomes, margin_distribution, record_agreement,
-                                   rekomi_flips, win_rate_curve)
+from rulelab.analysis.komi import fair_komi, margin_distribution, record_agreement, rekomi_flips, win_rate_curve
+from rulelab.analysis.outcomes import komi_outcomes
 from rulelab.analysis.published import PUBLISHED, compare_published
 from rulelab.analysis.stats import fit_logistic, wilson_interval
 from rulelab.analysis.strata import STRATA, game_strata

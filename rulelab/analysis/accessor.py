@@ -17,6 +17,7 @@ import warnings
 import pandas as pd
 
 from rulelab.analysis import attribution, divergence, komi
+from rulelab.analysis.outcomes import komi_outcomes
 from rulelab.errors import InputError
 
 _SCORES = {"game_id", "ruleset", "komi_source", "margin_before_komi", "winner"}
@@ -94,7 +95,7 @@ class GoAccessor:
 
     def outcomes(self, games: pd.DataFrame | None = None, ruleset: str | None = None,
                  **options) -> pd.DataFrame:
-        """Margin intervals per game (:func:`~rulelab.analysis.komi.komi_outcomes`).
+        """Margin intervals per game (:func:`~rulelab.analysis.outcomes.komi_outcomes`).
 
         On a scores table pass ``games`` and ``ruleset``; on a games table the records'
         own results are used.
@@ -102,8 +103,8 @@ class GoAccessor:
         if self._is_scores():
             if games is None:
                 raise InputError("On a scores table, outcomes() needs the games table.")
-            return komi.komi_outcomes(games, self._frame, ruleset, **options)
-        return komi.komi_outcomes(self._table("games"), **options)
+            return komi_outcomes(games, self._frame, ruleset, **options)
+        return komi_outcomes(self._table("games"), **options)
 
     def komi_curve(self, games: pd.DataFrame | None = None, ruleset: str | None = None,
                    komi_grid=komi.DEFAULT_KOMI_GRID, **options) -> pd.DataFrame:
@@ -141,7 +142,7 @@ class GoAccessor:
 
     def margin_distribution(self, games: pd.DataFrame, ruleset: str) -> pd.DataFrame:
         """Counted games per margin (:func:`~rulelab.analysis.komi.margin_distribution`)."""
-        return komi.margin_distribution(komi.komi_outcomes(games, self._table("scores"), ruleset))
+        return komi.margin_distribution(komi_outcomes(games, self._table("scores"), ruleset))
 
 
 def _originals(frame: pd.DataFrame) -> pd.DataFrame:

@@ -13,7 +13,7 @@ import pandas as pd
 from rulelab.analysis.attribution import attribute
 from rulelab.analysis.divergence import KOMI_BASES, compared_rows, winners
 from rulelab.analysis.inputs import COUNTED_KINDS, analysable_games, require_columns
-from rulelab.analysis.komi import record_margins
+from rulelab.analysis.outcomes import record_margins
 from rulelab.analysis.stats import wilson_interval
 
 MAIN_RULESETS = ("chinese", "japanese", "ing")

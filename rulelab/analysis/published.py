@@ -33,7 +33,7 @@ def compare_published(record_outcomes: pd.DataFrame, fair_komi_table: pd.DataFra
     Parameters
     ----------
     record_outcomes : pandas.DataFrame
-        :func:`~rulelab.analysis.komi.komi_outcomes` on the records' own results
+        :func:`~rulelab.analysis.outcomes.komi_outcomes` on the records' own results
         (the published rates are of recorded results).
     fair_komi_table : pandas.DataFrame, optional
         :func:`~rulelab.analysis.komi.fair_komi` of even games, one row per ruleset

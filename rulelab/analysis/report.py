@@ -208,7 +208,7 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
         whole; an existing folder must be empty or hold a report. Must lie outside the
         run folder.
     **settings
-        Fields of :class:`~rulelab.analysis.sections.Settings` (``seed``, ``n_boot``,
+        Fields of :class:`~rulelab.analysis.shared.Settings` (``seed``, ``n_boot``,
         ``n_boot_fit``, ``examples_per_cause``, ``komi_grid``).
 
     Returns
@@ -222,7 +222,8 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
         If the run folder is incomplete, or ``out_dir`` lies inside it or holds
         something other than a report.
     """
-    from rulelab.analysis.sections import SECTIONS, Analysis, Settings
+    from rulelab.analysis.sections import SECTIONS
+    from rulelab.analysis.shared import Analysis, Settings
 
     analysis = Analysis.load(run_dir, Settings(**settings))
     out = _report_folder(run_dir, out_dir)
@@ -288,7 +289,8 @@ def write_section(key: str, run_dir: str | Path, out_dir: str | Path, **settings
     InputError
         If ``key`` names no section, or as :func:`build_report`.
     """
-    from rulelab.analysis.sections import SECTIONS, Analysis, Settings
+    from rulelab.analysis.sections import SECTIONS
+    from rulelab.analysis.shared import Analysis, Settings
 
     if key not in SECTIONS:
         raise InputError(f"The report part must be one of {', '.join(SECTIONS)}; got {key!r}.")

@@ -1,7 +1,7 @@
 """The report's front: the findings in prose, and how the games were counted.
 
 Both read the tables of :mod:`rulelab.analysis.findings` and the shared intermediate
-tables of :class:`~rulelab.analysis.sections.Analysis`, and say every number with the
+tables of :class:`~rulelab.analysis.shared.Analysis`, and say every number with the
 count it rests on and its 95% interval.
 """
 
@@ -15,13 +15,14 @@ import pandas as pd
 from rulelab.analysis.divergence import COMMON_KOMI, compared_rows
 from rulelab.analysis.findings import (MAIN_RULESETS, OUTLIER_POINTS, TRUSTED_CONFIDENCE,
                                        TRUSTED_METHODS, black_win_rates, cause_shares, pair_rates)
-from rulelab.analysis.komi import RECORD, fair_komi
+from rulelab.analysis.komi import fair_komi
+from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.report import Section, Text, Workspace
 from rulelab.analysis.stats import wilson_interval
 from rulelab.rules import PRESETS
 
 if TYPE_CHECKING:
-    from rulelab.analysis.sections import Analysis
+    from rulelab.analysis.shared import Analysis
 
 CAUSE_WORDS = {
     "komi": "komi (the rulesets' standard komi differ)",

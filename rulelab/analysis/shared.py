@@ -1,0 +1,135 @@
+"""What every section of the report reads: the settings, the loaded run with the tables
+several sections share (computed once), and the line of a section that does not apply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rulelab.analysis.attribution import attribute
+from rulelab.analysis.divergence import KOMI_BASES, standard_rows
+from rulelab.analysis.findings import record_gaps, trusted_games
+from rulelab.analysis.inputs import Run, analysable_games, read_run
+from rulelab.analysis.komi import DEFAULT_KOMI_GRID, fair_komi
+from rulelab.analysis.outcomes import RECORD, komi_outcomes
+from rulelab.analysis.report import Section, Text
+from rulelab.analysis.strata import is_even
+from rulelab.errors import InputError
+
+FAMILY_REPRESENTATIVES = {"area": "chinese", "territory": "japanese"}
+"""The ruleset that stands for its scoring family in the komi sections, when present."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything besides the inputs that the report's numbers depend on."""
+
+    seed: int = 0
+    """Seed of every bootstrap."""
+    n_boot: int = 1000
+    """Bootstrap replicates of each win-rate curve."""
+    n_boot_fit: int = 200
+    """Bootstrap replicates (refits) of each headline fair-komi estimate."""
+    examples_per_cause: int = 2
+    komi_grid: tuple[float, ...] = tuple(DEFAULT_KOMI_GRID)
+
+    def __post_init__(self):
+        for name, minimum in (("seed", 0), ("n_boot", 0), ("n_boot_fit", 0), ("examples_per_cause", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+                raise InputError(f"The report setting {name!r} must be an integer ≥ {minimum}; got {value!r}.")
+        object.__setattr__(self, "komi_grid", tuple(float(k) for k in self.komi_grid))
+
+
+class Analysis:
+    """A loaded run plus the intermediate tables several sections share (computed once)."""
+
+    def __init__(self, run: Run, settings: Settings):
+        self.run = run
+        self.settings = settings
+
+    @classmethod
+    def load(cls, run_dir: str | Path, settings: Settings) -> "Analysis":
+        return cls(read_run(run_dir), settings)
+
+    @cached_property
+    def games(self) -> pd.DataFrame:
+        return analysable_games(self.run.games)
+
+    @cached_property
+    def attribution(self) -> pd.DataFrame:
+        """Disagreements with their causes, on both komi bases."""
+        parts = [attribute(self.run.scores, self.run.games, komi_basis=basis) for basis in KOMI_BASES]
+        return pd.concat(parts, ignore_index=True)
+
+    @cached_property
+    def trusted(self) -> pd.Index:
+        """Games whose dead stones can be trusted (:func:`~rulelab.analysis.findings.trusted_games`)."""
+        return trusted_games(self.run.scores, self.run.games)
+
+    @cached_property
+    def gaps(self) -> pd.DataFrame:
+        """Counted games: rulelab's count under the record's rules against the record's."""
+        return record_gaps(self.run.scores, self.run.games)
+
+    @cached_property
+    def outliers(self) -> pd.Index:
+        return pd.Index(self.gaps.loc[self.gaps["outlier"], "game_id"])
+
+    @cached_property
+    def standard_komi(self) -> dict[str, float]:
+        rows = standard_rows(self.run.scores, finished_only=False)
+        komi = rows.groupby("ruleset", sort=True)["komi"].agg(lambda k: k.mode().iloc[0])
+        return {name: float(k) for name, k in komi.items()}
+
+    @cached_property
+    def representatives(self) -> dict[str, str]:
+        """Per scoring family present, the ruleset standing for it."""
+        rows = standard_rows(self.run.scores, finished_only=False)
+        chosen = {}
+        for family, names in rows.groupby("scoring", sort=True)["ruleset"]:
+            present = sorted(set(names.astype(str)))
+            preferred = FAMILY_REPRESENTATIVES.get(family)
+            chosen[family] = preferred if preferred in present else present[0]
+        return chosen
+
+    @cached_property
+    def outcomes(self) -> pd.DataFrame:
+        """Margin intervals of every game under each representative ruleset and the record."""
+        parts = [komi_outcomes(self.run.games, self.run.scores, name)
+                 for name in self.representatives.values()]
+        parts.append(komi_outcomes(self.run.games))
+        return pd.concat([p for p in parts if not p.empty] or parts[-1:], ignore_index=True)
+
+    @cached_property
+    def main_board(self) -> str:
+        """19x19 when the collection has such games, else its most common board."""
+        boards = self.outcomes["board"].astype(str).value_counts()
+        return "19x19" if boards.empty or "19x19" in boards.index else str(boards.index[0])
+
+    @cached_property
+    def even_outcomes(self) -> pd.DataFrame:
+        """Even games on the main board, the population komi is meant for, less rulelab's
+        counts of the outliers (:data:`~rulelab.analysis.findings.OUTLIER_POINTS`)."""
+        o = self.with_outliers
+        return o[(o["ruleset"] == RECORD) | ~o["game_id"].isin(self.outliers)]
+
+    @cached_property
+    def with_outliers(self) -> pd.DataFrame:
+        """Even games (:func:`~rulelab.analysis.strata.is_even`) on the main board, every
+        count kept (the sensitivity check)."""
+        o = self.outcomes
+        return o[is_even(o) & (o["board"] == self.main_board)]
+
+    @cached_property
+    def even_fits(self) -> pd.DataFrame:
+        return fair_komi(self.even_outcomes, n_boot=self.settings.n_boot_fit, seed=self.settings.seed)
+
+
+def missing(key: str, title: str, reason: str) -> Section:
+    """A section that does not apply to this collection: one line saying why."""
+    return Section(key, title, [Text(f"Not shown: {reason}")])
