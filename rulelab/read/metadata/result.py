@@ -109,6 +109,15 @@ def _counted(winner: str, number: str, unit: str | None, zi: bool) -> Result:
     return Result("counted", winner, value)
 
 
+def _kind_or_count(winner: str, kind: str | None, text: str, zi: bool) -> Result:
+    """A result in words: of ``kind`` when the words name one, else the margin they give
+    (``unknown`` when they give none)."""
+    number = NUMBER_WITH_UNIT.search(text)
+    if kind or not number:
+        return Result(kind or "unknown", winner)
+    return _counted(winner, number.group(1), number.group(2), zi)
+
+
 def _unread_margin(winner: str, written: str) -> Result:
     return Result("unknown", winner, None,
                   f"result margin {written[:40]!r} is not a number of points a board can give; stored as null")
@@ -140,10 +149,7 @@ def _english(text: str, zi: bool) -> Result | None:
         return None
     winner, rest = won.group(1)[0].upper(), won.group(2).casefold()
     kind = next((word for word in _ENGLISH_KINDS if word in rest), None)
-    number = NUMBER_WITH_UNIT.search(rest)
-    if kind or not number:
-        return Result(kind or "unknown", winner)
-    return _counted(winner, number.group(1), number.group(2), zi)
+    return _kind_or_count(winner, kind, rest, zi)
 
 
 def _cjk(text: str, zi: bool) -> Result | None:
@@ -165,10 +171,7 @@ def _cjk(text: str, zi: bool) -> Result | None:
     named = "B" if colours[-1] in "黑黒흑" else "W"
     winner = named if outcome.group(0) in _CJK_WIN else _other(named)
     kind = next((kind for pattern, kind in _CJK_KINDS if pattern.search(text)), None)
-    number = NUMBER_WITH_UNIT.search(text)
-    if kind or not number:
-        return Result(kind or "unknown", winner)
-    return _counted(winner, number.group(1), number.group(2), zi)
+    return _kind_or_count(winner, kind, text, zi)
 
 
 def _read(raw: str, zi: bool) -> Result | None:
