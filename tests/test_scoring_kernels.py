@@ -78,7 +78,7 @@ def test_small_boards_match_the_reference(board, dead):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("board, dead", list(seeded_boards(120, 5, 19)))
+@pytest.mark.parametrize("board, dead", list(seeded_boards(40, 5, 19)))
 def test_boards_up_to_19_match_the_reference(board, dead):
     for remove_dead in (True, False):
         assert_kernel_matches_reference(board, dead, remove_dead)
