@@ -41,7 +41,7 @@ def test_an_edit_of_the_scorer_keeps_the_games_key_and_changes_the_scores_key(tm
     monkeypatch.setattr(fingerprint, "PACKAGE", package)
     monkeypatch.setattr(fingerprint, "_walks", {})
     before = code_fingerprint("rulelab.pipeline.ingest"), code_fingerprint("rulelab.pipeline.score")
-    with (package / "scoring.py").open("a") as scorer:
+    with (package / "scoring" / "tally.py").open("a") as scorer:
         scorer.write("\n# an edit of the scorer\n")
     after = code_fingerprint("rulelab.pipeline.ingest"), code_fingerprint("rulelab.pipeline.score")
     assert after[0] == before[0] and after[1] != before[1]

@@ -1,20 +1,35 @@
-"""The playouts give exactly the counts they gave before their kernel was made faster.
+"""Properties of the random playouts that every correct kernel has.
 
-The digests were taken from the previous kernel (a linear-time liberty count per
-question, no inlining): any change to the moves a playout picks, to the order in
-which it draws random numbers or to the tally shows up here.
+Groups with two eyes and groups in seki survive every playout, a string in atari that
+cannot escape is captured in every playout, stones Benson's proof calls pass-alive are
+never captured, and the counts are a function of the seed.
 """
-
-import hashlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import ndimage
+from test_life import SEKI_WITH_ONE_EYE_EACH, SEKI_WITHOUT_EYES
 
-from rulelab.board import pad
+from rulelab.board import WALL, pad
 from rulelab.gamegen import random_legal_game
 from rulelab.life.benson import pass_alive
-from rulelab.life.playout import playout_counts
+from rulelab.life.playout import SEKI_ROW, playout_counts
+from rulelab.position import BLACK, EMPTY, WHITE, Position
 from rulelab.read.replay import replay
+
+PLAYOUTS = 24
+CROSS = ndimage.generate_binary_structure(2, 1)
+
+
+def counts_of(board, to_move=BLACK, seed=1, n=PLAYOUTS):
+    """Per-point counts of ``n`` playouts over the whole board, unpadded: ``(counts, n)``."""
+    rows, cols = board.shape
+    padded = pad(board.astype(np.int8))
+    counts, done = playout_counts(padded, cols + 2, padded != WALL, to_move, n, seed)
+    inside = counts.reshape(4, rows + 2, cols + 2)[:, 1:-1, 1:-1]
+    return inside, done
 
 
 def generated_board(rows, cols, n_moves, seed):
@@ -23,32 +38,100 @@ def generated_board(rows, cols, n_moves, seed):
     return replay(rows, cols, events).position.board
 
 
-def open_to_playouts(board):
-    """Points Benson's proof leaves open, as :mod:`rulelab.life.estimate` builds them."""
-    proof = pass_alive(board, suicide_legal=True)
-    dead = (board != 0) & (proof.territory == 3 - board)
-    return ~(proof.alive | dead | (proof.territory != 0))
+def variants(board, colour):
+    """The board under the eight symmetries of the square, as it is and with the colours
+    swapped, each with what ``colour`` became."""
+    for k in range(4):
+        for turned in (np.rot90(board, k), np.rot90(board, k).T):
+            yield turned, colour
+            yield np.where(turned == EMPTY, EMPTY, 3 - turned), 3 - colour
 
 
-@pytest.mark.parametrize("rows, cols, n_moves, seed, digests", [
-    (9, 9, 70, 1, ("badcb34ed2153a4f", "96213fd6cd815b48")),
-    (13, 7, 60, 2, ("951860682d54fa6f", "3feec7c40c618c0d")),
-    (19, 19, 250, 3, ("37ba8677f3fdb5cf", "8cb3bce987d7225c")),
-])
-def test_playout_counts_are_unchanged(rows, cols, n_moves, seed, digests):
-    board = generated_board(rows, cols, n_moves, seed)
-    padded = pad(board)
-    whole, whole_n = playout_counts(padded, cols + 2, padded != 3, 1, 16, 7)
-    open_points = pad(open_to_playouts(board).astype(np.int8)).astype(bool)
-    early, early_n = playout_counts(padded, cols + 2, open_points, 2, 64, 11, 32, 0.25)
-    assert (whole_n, early_n) == (16, 64)
-    assert (hashlib.sha256(whole.tobytes()).hexdigest()[:16],
-            hashlib.sha256(early.tobytes()).hexdigest()[:16]) == digests
+def owned_in_every_playout(counts, n, board, stones):
+    """Whether every stone of the mask stayed its colour's in each of the n playouts."""
+    rows, cols = np.nonzero(stones)
+    return bool((counts[board[stones], rows, cols] == n).all())
 
 
-def test_playout_counts_stop_early_as_before_when_every_stone_is_clear():
+TWO_EYES = Position.from_diagram("""
+    . X . X O . . .
+    X X X X O . . .
+    O O O O O . . .
+    . . . . . . . .
+    . . . . . . . .
+""").board
+
+NO_ESCAPE = Position.from_diagram("""
+    O . X . X . .
+    X X X X X . .
+    . . . . . . .
+    . . . . . . .
+""").board  # O in atari at (0, 0): extending to (0, 1) leaves it no liberty
+
+
+@pytest.mark.parametrize("to_move", [BLACK, WHITE])
+@pytest.mark.parametrize("board, colour", list(variants(TWO_EYES, BLACK)))
+def test_a_group_with_two_eyes_survives_every_playout(board, colour, to_move):
+    # Its only chain of that colour, walled in by the other colour's open group.
+    counts, n = counts_of(board, to_move)
+    assert owned_in_every_playout(counts, n, board, board == colour)
+
+
+@pytest.mark.parametrize("diagram", [SEKI_WITHOUT_EYES, SEKI_WITH_ONE_EYE_EACH])
+@pytest.mark.parametrize("to_move", [BLACK, WHITE])
+def test_a_seki_survives_every_playout_and_its_shared_liberties_stay_empty(diagram, to_move):
+    board = Position.from_diagram(diagram).board
+    counts, n = counts_of(board, to_move, n=64)
+    stones = board != EMPTY
+    assert owned_in_every_playout(counts, n, board, stones), "a stone was captured"
+    shared = counts[0] == n
+    assert shared.any() and (counts[0][~shared] == 0).all()
+    beside_shared = ndimage.binary_dilation(shared, CROSS) & stones
+    assert (counts[SEKI_ROW][beside_shared] == n).all()
+
+
+@pytest.mark.parametrize("to_move", [BLACK, WHITE])
+@pytest.mark.parametrize("board, capturer", list(variants(NO_ESCAPE, BLACK)))
+def test_a_string_in_atari_without_escape_is_captured_in_every_playout(board, capturer, to_move):
+    counts, n = counts_of(board, to_move)
+    victim = 3 - capturer
+    (at,) = np.argwhere(board == victim)
+    assert counts[victim][tuple(at)] == 0
+    assert counts[capturer][tuple(at)] == n
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(5, 13), st.integers(5, 13), st.floats(0.5, 1.6), st.integers(0, 2**31 - 1),
+       st.sampled_from([BLACK, WHITE]))
+def test_pass_alive_stones_are_never_captured(rows, cols, density, seed, to_move):
+    board = generated_board(rows, cols, int(rows * cols * density), seed)
+    alive = pass_alive(board, suicide_legal=True).alive & (board != EMPTY)
+    counts, n = counts_of(board, to_move, seed)
+    assert owned_in_every_playout(counts, n, board, alive)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(3, 13), st.integers(3, 13), st.floats(0.2, 1.2), st.integers(0, 2**31 - 1))
+def test_the_counts_are_a_function_of_the_seed_and_each_point_has_one_owner(rows, cols, density, seed):
+    board = generated_board(rows, cols, int(rows * cols * density), seed)
+    first, n = counts_of(board, BLACK, seed)
+    again, m = counts_of(board, BLACK, seed)
+    assert n == m == PLAYOUTS and np.array_equal(first, again)
+    assert (first[0] + first[BLACK] + first[WHITE] <= n).all()
+    assert (first[SEKI_ROW] <= first[BLACK] + first[WHITE]).all()  # stones beside a shared liberty
+
+
+def test_other_seeds_draw_other_playouts():
+    board = generated_board(9, 9, 40, 3)
+    draws = {counts_of(board, BLACK, seed)[0].tobytes() for seed in range(4)}
+    assert len(draws) > 1
+
+
+def test_the_early_stop_comes_at_a_check_and_only_when_every_stone_is_clear():
     board = generated_board(9, 9, 200, 5)
     padded = pad(board)
-    counts, n = playout_counts(padded, 11, padded != 3, 1, 64, 3, 32, 0.25)
-    assert n == 32
-    assert hashlib.sha256(counts.tobytes()).hexdigest()[:16] == "63ab0e0495547f28"
+    counts, n = playout_counts(padded, 11, padded != WALL, BLACK, 64, 3, 8, 0.25)
+    assert n % 8 == 0 and n <= 64
+    stones = (padded == BLACK) | (padded == WHITE)
+    share = counts[padded[stones], np.flatnonzero(stones)] / n
+    assert n == 64 or (np.abs(share - 0.5) >= 0.25).all()

@@ -1,0 +1,48 @@
+"""Exact count of a final position under any :class:`~rulelab.rules.Ruleset`.
+
+The scorer takes a replayed :class:`~rulelab.position.Position` and a
+:class:`~rulelab.position.Life` verdict as given, and returns a
+:class:`ScoreBreakdown` that keeps every component of the count apart.
+
+Counting happens in two steps. :func:`analyse` classifies every point of the
+board once for a life verdict (stone, territory, eye of a group in seki, point
+owed to a protective move, seki liberty, open dame); a ruleset then only adds up
+classes, so :func:`score_all` scores one position under many rulesets for the
+price of one analysis. The verdict's ``Life.seki`` is not read: an open dame
+between live groups is no seki, since either side can fill it safely, yet
+playouts on a record that stops with the dame open may call such groups seki.
+
+The modules, each one job, from the bottom up:
+
+- :mod:`.chains`: the chains of a filling board and their liberties (union-find);
+- :mod:`.dame`: filling the dame before a territory count, and the owed points;
+- :mod:`.seki`: the seki liberties and the chains in seki;
+- :mod:`.classify`: the kernel giving every point its class (:mod:`.classes`);
+- :mod:`.board_analysis`: :class:`BoardAnalysis` and :func:`analyse`;
+- :mod:`.breakdown`, :mod:`.tally`: :class:`ScoreBreakdown`, :func:`score`, :func:`score_all`;
+- :mod:`.identities`: :func:`check_identities`.
+"""
+
+from .board_analysis import BoardAnalysis, analyse
+from .breakdown import ScoreBreakdown
+from .classes import (
+    CLASS_NAMES,
+    OPEN_DAME,
+    OWED_B,
+    OWED_W,
+    SEKI_DAME,
+    SEKI_POINT_B,
+    SEKI_POINT_W,
+    STONE_B,
+    STONE_W,
+    TERRITORY_B,
+    TERRITORY_W,
+)
+from .identities import check_identities
+from .tally import DAME_POLICIES, score, score_all
+
+__all__ = [
+    "BoardAnalysis", "analyse", "ScoreBreakdown", "CLASS_NAMES", "OPEN_DAME", "OWED_B", "OWED_W",
+    "SEKI_DAME", "SEKI_POINT_B", "SEKI_POINT_W", "STONE_B", "STONE_W", "TERRITORY_B",
+    "TERRITORY_W", "check_identities", "DAME_POLICIES", "score", "score_all",
+]  # fmt: skip

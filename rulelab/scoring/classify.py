@@ -1,0 +1,177 @@
+"""The kernel that gives every point of a final position its class.
+
+The board is read after the dead stones are removed (Tromp–Taylor: none are).
+Empty regions touching one colour are that colour's; regions touching both colours
+are *neutral* (dame). A colour's *group* is its chains joined through its own
+regions. The dame are filled twice (:mod:`.dame`), each time favouring one colour,
+and the seki liberties are those both fillings leave (:mod:`.seki`); a group with a
+chain in seki is in seki, and the points of all its regions are *seki points*. Every
+other neutral point is *open dame*.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from rulelab.board import WALL, label_components
+from rulelab.position import BLACK, EMPTY, WHITE
+
+from .chains import chain_forest, copy_chains
+from .classes import (
+    CLASS_NAMES,
+    OPEN_DAME,
+    OWED_B,
+    SEKI_DAME,
+    SEKI_POINT_B,
+    SEKI_POINT_W,
+    TERRITORY_B,
+    WALL_CLASS,
+)
+from .dame import connect_chains_in_atari, fill_dame
+from .seki import seki_of, seki_shares
+
+
+@numba.njit(cache=True)
+def region_owners(b, nb):
+    """Per empty point, the colour bits of the stones bordering its empty region."""
+    empty = b == EMPTY
+    region, count = label_components(nb[1], empty, empty)
+    touch = np.zeros(count, np.int8)
+    for p in range(b.size):
+        v = b[p]
+        if v == BLACK or v == WHITE:
+            for k in range(4):
+                if empty[p + nb[k]]:
+                    touch[region[p + nb[k]]] |= v
+    owner = np.zeros(b.size, np.int8)
+    for p in range(b.size):
+        if empty[p]:
+            owner[p] = touch[region[p]]
+    return owner
+
+
+@numba.njit(cache=True)
+def classify(b, nb, dead_colour):
+    """Classify every point of padded board b, from which the dead stones (their
+    colours in dead_colour) are removed.
+
+    Returns the class of each point, the stone-scoring tax of each colour
+    (index 1, 2), and the per-seki division of shared liberties (pairs, odd points).
+    """
+    n = b.size
+    owner = region_owners(b, nb)
+    dame = np.nonzero(owner == 3)[0]
+
+    # Chains in atari connect in their own territory whichever colour is favoured.
+    connected = b.copy()
+    connected_owed = np.zeros(n, np.int8)
+    connected_chains = chain_forest(connected, nb)
+    connect_chains_in_atari(connected, nb, owner, connected_owed, connected_chains)
+    # Fill the dame twice, each time favouring one colour: a point is owed by a colour
+    # when it needs protecting even though that colour filled every dame it could.
+    in_seki = np.ones(n, np.bool_)
+    seki_liberty = np.ones(n, np.bool_)
+    owed = np.zeros(n, np.int8)
+    for favoured in (BLACK, WHITE):
+        filled = connected.copy()
+        owed_here = connected_owed.copy()
+        chains = copy_chains(connected_chains)
+        fill_dame(filled, nb, dame, owner, owed_here, favoured, chains)
+        for p in range(n):
+            if owed_here[p] == favoured:
+                owed[p] = favoured
+        liberty, stones = seki_of(filled, nb, dame, owner, dead_colour, chains)
+        seki_liberty &= liberty
+        in_seki &= stones
+
+    tax, seki_region = _groups(b, nb, owner, in_seki)
+    classes = np.empty(n, np.int8)
+    for p in range(n):
+        v = b[p]
+        if v == WALL:
+            classes[p] = WALL_CLASS
+        elif v != EMPTY:
+            classes[p] = v  # STONE_B == BLACK, STONE_W == WHITE
+        elif owner[p] == BLACK or owner[p] == WHITE:
+            if seki_region[p]:
+                classes[p] = SEKI_POINT_B + owner[p] - 1
+            elif owed[p] != 0:
+                classes[p] = OWED_B + owner[p] - 1
+            else:
+                classes[p] = TERRITORY_B + owner[p] - 1
+        elif seki_liberty[p]:
+            classes[p] = SEKI_DAME
+        else:
+            classes[p] = OPEN_DAME
+
+    return classes, tax, seki_shares(in_seki, seki_liberty, nb)
+
+
+@numba.njit(cache=True)
+def _groups(b, nb, owner, in_seki):
+    """Per colour, groups are chains joined through the colour's own regions. Returns
+    the stone-scoring tax of each colour (up to two eye points per group, index 1
+    and 2) and the points of the regions of groups with a chain in seki."""
+    n = b.size
+    tax = np.zeros(3, np.int64)
+    seki_region = np.zeros(n, np.bool_)
+    for colour in (BLACK, WHITE):
+        eyes = owner == colour
+        group, count = label_components(nb[1], (b == colour) | eyes, (b == colour) | eyes)
+        eye_points = np.zeros(count, np.int64)
+        group_in_seki = np.zeros(count, np.bool_)
+        for p in range(n):
+            if eyes[p]:
+                eye_points[group[p]] += 1
+            elif group[p] >= 0 and in_seki[p]:
+                group_in_seki[group[p]] = True
+        for g in range(count):
+            tax[colour] += min(eye_points[g], 2)
+        for p in range(n):
+            if eyes[p] and group_in_seki[group[p]]:
+                seki_region[p] = True
+    return tax, seki_region
+
+
+@numba.njit(cache=True)
+def classify_board(board, dead, remove_dead):
+    """Pad a ``(rows, cols)`` board, classify it, and count: the classes of the board
+    and, in one array, the count of each class followed by dead_black, dead_white,
+    dead_in_seki_black, dead_in_seki_white, tax_black, tax_white, seki_pairs and
+    seki_odd (the fields of BoardAnalysis)."""
+    rows, cols = board.shape
+    stride = cols + 2
+    padded = np.full((rows + 2) * stride, WALL, np.int8)
+    dead_colour = np.zeros(padded.size, np.int8)
+    for r in range(rows):
+        for c in range(cols):
+            p = (r + 1) * stride + c + 1
+            v = board[r, c]
+            if remove_dead and dead[r, c] and v != EMPTY:
+                dead_colour[p] = v
+                padded[p] = EMPTY
+            else:
+                padded[p] = v
+    neighbours = np.array([-stride, stride, -1, 1], np.int64)
+    flat, tax, shares = classify(padded, neighbours, dead_colour)
+
+    n_classes = len(CLASS_NAMES)
+    numbers = np.zeros(n_classes + 8, np.int64)
+    classes = np.empty((rows, cols), np.int8)
+    for r in range(rows):
+        for c in range(cols):
+            p = (r + 1) * stride + c + 1
+            k = flat[p]
+            classes[r, c] = k
+            numbers[k] += 1
+            colour = dead_colour[p]
+            if colour != EMPTY:
+                numbers[n_classes + colour - 1] += 1  # dead_black, dead_white
+                if k == SEKI_POINT_B or k == SEKI_POINT_W or k == SEKI_DAME:
+                    numbers[n_classes + colour + 1] += 1  # dead_in_seki_black, _white
+    numbers[n_classes + 4] = tax[BLACK]
+    numbers[n_classes + 5] = tax[WHITE]
+    numbers[n_classes + 6] = shares[0]
+    numbers[n_classes + 7] = shares[1]
+    return classes, numbers

@@ -1,0 +1,279 @@
+"""The board analysis of :mod:`rulelab.scoring`, written for reading, not for speed.
+
+Plain Python on a ``(rows, cols)`` array: a chain and its liberties are labelled
+afresh (scipy.ndimage) each time they are asked for, a move is judged by playing it on a copy, and
+each rule of the module docstrings of :mod:`rulelab.scoring.dame` and
+:mod:`rulelab.scoring.seki` is one short function. The kernels must give every point
+the same class; a test that fails names the point and both classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import ndimage
+
+from rulelab.position import BLACK, EMPTY, WHITE
+from rulelab.scoring import (
+    OPEN_DAME,
+    OWED_B,
+    SEKI_DAME,
+    SEKI_POINT_B,
+    SEKI_POINT_W,
+    TERRITORY_B,
+)
+
+NEUTRAL = BLACK | WHITE
+"""Owner of an empty point whose region touches both colours."""
+CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]])
+"""4-connectivity for scipy.ndimage.label."""
+
+
+def points(board):
+    """Every point, in board (row-major) order."""
+    rows, cols = board.shape
+    return [(r, c) for r in range(rows) for c in range(cols)]
+
+
+def neighbours(board, p):
+    rows, cols = board.shape
+    r, c = p
+    return [(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            if 0 <= r + dr < rows and 0 <= c + dc < cols]
+
+
+def chain(board, p):
+    """The stones of the chain at p, as a mask."""
+    labels, _ = ndimage.label(board == board[p], CROSS)
+    return labels == labels[p]
+
+
+def liberties(board, stones):
+    """The liberties of the stones of a mask, as a set of points."""
+    return set(map(tuple, np.argwhere(ndimage.binary_dilation(stones, CROSS) & (board == EMPTY))))
+
+
+def owners(board):
+    """Per empty point, the colour bits of the stones bordering its empty region."""
+    regions, count = ndimage.label(board == EMPTY, CROSS)
+    owner = np.zeros(board.shape, np.int8)
+    for k in range(1, count + 1):
+        region = regions == k
+        border = ndimage.binary_dilation(region, CROSS) & ~region
+        owner[region] = int(BLACK * (board[border] == BLACK).any() | WHITE * (board[border] == WHITE).any())
+    return owner
+
+
+def played(board, p, colour):
+    after = board.copy()
+    after[p] = colour
+    return after
+
+
+@dataclass
+class Judgement:
+    """What colour on empty p does, nothing captured yet."""
+
+    own: set  # the liberties of its chain
+    captured: int  # opposing chains beside p left with no liberty
+    in_atari: list  # the one liberty of each opposing chain beside p left with one
+
+
+def judge(board, p, colour):
+    after = played(board, p, colour)
+    labels, _ = ndimage.label(after == 3 - colour, CROSS)
+    opposing = {labels[q] for q in neighbours(after, p) if after[q] == 3 - colour}
+    left = [liberties(after, labels == k) for k in opposing]
+    return Judgement(liberties(after, chain(after, p)), sum(not libs for libs in left),
+                     [next(iter(libs)) for libs in left if len(libs) == 1])
+
+
+def escape_of(j):
+    """The liberty every chain put in atari shares, or None."""
+    return j.in_atari[0] if j.in_atari and len(set(j.in_atari)) == 1 else None
+
+
+def quiet(board, p, colour):
+    """colour on empty p keeps two liberties, and neither captures nor ataris."""
+    j = judge(board, p, colour)
+    return len(j.own) >= 2 and j.captured == 0 and not j.in_atari
+
+
+def victims_escape(board, p, colour, escape):
+    """After colour on p, the chains it put in atari escape by one quiet stone at escape."""
+    return quiet(played(board, p, colour), escape, 3 - colour)
+
+
+class Filling:
+    """One board being filled, and the points it owes."""
+
+    def __init__(self, board, owner):
+        self.board, self.owner = board.copy(), owner
+        self.owed = np.zeros(board.shape, np.int8)
+
+    def put(self, p, colour, owed=False):
+        self.board[p] = colour
+        if owed:
+            self.owed[p] = colour
+
+    def connect_chains_in_atari(self):
+        """Sweeps in board order, each chain judged once per sweep at its first stone."""
+        changed = True
+        while changed:
+            changed = False
+            judged = np.zeros(self.board.shape, bool)
+            for p in points(self.board):
+                colour = self.board[p]
+                if colour == EMPTY or judged[p]:
+                    continue
+                stones = chain(self.board, p)
+                judged |= stones
+                libs = liberties(self.board, stones)
+                if len(libs) == 1:
+                    q = next(iter(libs))
+                    if self.owner[q] == colour and quiet(self.board, q, colour):
+                        self.put(q, colour, owed=True)
+                        changed = True
+
+    def fill_with_atari(self, p, colour):
+        victim = 3 - colour
+        j = judge(self.board, p, colour)
+        escape = escape_of(j)
+        if len(j.own) < 2 or j.captured or escape is None or self.owner[escape] not in (NEUTRAL, victim):
+            return False
+        if not victims_escape(self.board, p, colour, escape):
+            return False
+        self.put(p, colour)
+        self.put(escape, victim, owed=self.owner[escape] == victim)
+        return True
+
+    def fill_after_connecting(self, p, colour):
+        j = judge(self.board, p, colour)
+        if len(j.own) != 1 or j.captured:
+            return False
+        last = next(iter(j.own))
+        if self.owner[last] != colour or not quiet(self.board, last, colour):
+            return False
+        connected = played(self.board, last, colour)
+        j = judge(connected, p, colour)
+        escape = escape_of(j)
+        if len(j.own) < 2 or j.captured:
+            return False
+        if j.in_atari and (escape is None or self.owner[escape] not in (NEUTRAL, 3 - colour)
+                           or not victims_escape(connected, p, colour, escape)):
+            return False
+        self.put(last, colour, owed=True)
+        self.put(p, colour)
+        if j.in_atari:
+            self.put(escape, 3 - colour, owed=self.owner[escape] == 3 - colour)
+        return True
+
+    def first(self, dame, fill, colour):
+        """The first fill of this kind colour can make, in board order; whether made."""
+        return any(self.board[p] == EMPTY and fill(p, colour) for p in dame)
+
+    def quiet_fills(self, dame, colour):
+        """Every quiet fill colour can make, in board order; whether any was made."""
+        made = False
+        for p in dame:
+            if self.board[p] == EMPTY and quiet(self.board, p, colour):
+                self.put(p, colour)
+                made = True
+        return made
+
+    def fill_dame(self, dame, favoured):
+        other = 3 - favoured
+        while (self.quiet_fills(dame, favoured)
+               or self.first(dame, self.fill_with_atari, other)
+               or self.quiet_fills(dame, other)
+               or self.first(dame, self.fill_with_atari, favoured)
+               or self.first(dame, self.fill_after_connecting, other)
+               or self.first(dame, self.fill_after_connecting, favoured)):
+            pass
+
+
+def fillable(board, owner, p, colour):
+    """Whether colour can ever fill empty p (the negation of the seki test)."""
+    j = judge(board, p, colour)
+    can = j.captured > 0 or len(j.own) >= 2
+    if len(j.own) == 1 and not j.captured and owner[next(iter(j.own))] == colour:
+        can = quiet(played(board, p, colour), next(iter(j.own)), colour)
+    escape = escape_of(j)
+    if can and not j.captured and escape is not None and owner[escape] == 3 - colour:
+        can = victims_escape(board, p, colour, escape)
+    return can
+
+
+def seki_of(filled, owner, dame, dead_colour):
+    """The seki liberties among the dame a filling left empty, and the stones in seki."""
+    with_dead = np.where((dead_colour != EMPTY) & (filled == EMPTY), dead_colour, filled)
+    liberty = np.zeros(filled.shape, bool)
+    in_seki = np.zeros(filled.shape, bool)
+    for p in dame:
+        if filled[p] != EMPTY:
+            continue
+        seki = not fillable(filled, owner, p, BLACK) and not fillable(filled, owner, p, WHITE)
+        if not seki and dead_colour[p] == EMPTY and (with_dead != filled).any():
+            seki = not fillable(with_dead, owner, p, BLACK) and not fillable(with_dead, owner, p, WHITE)
+        if seki:
+            liberty[p] = True
+            for q in neighbours(filled, p):
+                if filled[q] != EMPTY:
+                    in_seki |= chain(filled, q)
+    return liberty, in_seki
+
+
+def classify(board, dead, remove_dead):
+    """What :func:`rulelab.scoring.classify.classify_board` returns, computed plainly."""
+    board = np.asarray(board, np.int8)
+    removed = dead & (board != EMPTY) if remove_dead else np.zeros(board.shape, bool)
+    dead_colour = np.where(removed, board, EMPTY)
+    b = np.where(removed, EMPTY, board)
+    owner = owners(b)
+    dame = [p for p in points(b) if b[p] == EMPTY and owner[p] == NEUTRAL]
+
+    connected = Filling(b, owner)
+    connected.connect_chains_in_atari()
+    owed = np.zeros(b.shape, np.int8)
+    seki_liberty = np.ones(b.shape, bool)
+    in_seki = np.ones(b.shape, bool)
+    for favoured in (BLACK, WHITE):
+        filling = Filling(connected.board, owner)
+        filling.owed = connected.owed.copy()
+        filling.fill_dame(dame, favoured)
+        owed[filling.owed == favoured] = favoured
+        liberty, stones = seki_of(filling.board, owner, dame, dead_colour)
+        seki_liberty &= liberty
+        in_seki &= stones
+
+    tax, seki_region = {}, np.zeros(b.shape, bool)
+    for colour in (BLACK, WHITE):
+        eyes = owner == colour
+        groups, count = ndimage.label((b == colour) | eyes, CROSS)
+        tax[colour] = 0
+        for g in range(1, count + 1):
+            group = groups == g
+            tax[colour] += min(int((group & eyes).sum()), 2)
+            if (group & ~eyes & in_seki).any():
+                seki_region |= group & eyes
+
+    classes = np.full(b.shape, OPEN_DAME, np.int8)
+    for p in points(b):
+        if b[p] != EMPTY:
+            classes[p] = b[p]
+        elif owner[p] in (BLACK, WHITE):
+            base = SEKI_POINT_B if seki_region[p] else OWED_B if owed[p] else TERRITORY_B
+            classes[p] = base + owner[p] - 1
+        elif seki_liberty[p]:
+            classes[p] = SEKI_DAME
+
+    sekis, count = ndimage.label(in_seki | seki_liberty, CROSS)
+    per_seki = [int((seki_liberty & (sekis == k)).sum()) for k in range(1, count + 1)]
+    in_a_seki = classes[removed]
+    numbers = [*np.bincount(classes.ravel(), minlength=SEKI_DAME + 1)]
+    numbers += [int((dead_colour == c).sum()) for c in (BLACK, WHITE)]
+    numbers += [int(np.isin(in_a_seki[dead_colour[removed] == c], (SEKI_POINT_B, SEKI_POINT_W, SEKI_DAME)).sum())
+                for c in (BLACK, WHITE)]
+    numbers += [tax[BLACK], tax[WHITE], sum(n // 2 for n in per_seki), sum(n % 2 for n in per_seki)]
+    return classes, np.array(numbers, np.int64)
