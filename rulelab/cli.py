@@ -80,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     ingest = command("ingest", "read and replay games into DIR/games.parquet")
     _add_inputs(ingest)
-    ingest.add_argument("--superko", action="store_true", help="flag positional-superko repetitions")
+    ingest.add_argument("--superko", action="store_true", help="check positional superko on every record, whatever its rules "
+                             "(default: the ko rule each record names)")
 
     score = command("score", "score every game under every ruleset into DIR/scores.parquet")
     _add_inputs(score)
