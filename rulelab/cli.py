@@ -13,10 +13,10 @@ import time
 
 from rulelab import __version__
 from rulelab.errors import RulelabError
+from rulelab.life_methods import METHODS as LIFE_METHODS
 from rulelab.pipeline.engines import ENGINES
 from rulelab.rules import PLAYOUT_MODELS
 
-LIFE_METHODS = ("auto", "estimate", "markup", "gnugo", "katago")
 KATAGO_OPTIONS = {"katago": "RULELAB_KATAGO", "katago_model": "RULELAB_KATAGO_MODEL",
                   "katago_config": "RULELAB_KATAGO_CONFIG"}
 """The KataGo options and the environment variables they set, which worker processes inherit."""

@@ -574,3 +574,11 @@ def test_arbitrary_records_match_the_reference(size, suicide, ko_rule, raw):
         events.append((kind, colour, r, c))
     result = check_against_reference(size, size, np.array(events, np.int16).reshape(-1, 4), reference)
     event(f"illegal moves: {'yes' if result.illegal else 'no'}")
+
+
+def test_replay_knows_every_suicide_and_ko_rule_a_ruleset_can_have():
+    from rulelab.board import SUICIDE_RULES
+    from rulelab.read.replay import KO_RULES
+    from rulelab.rules import CHOICES
+
+    assert (set(SUICIDE_RULES), set(KO_RULES)) == (set(CHOICES["suicide"]), set(CHOICES["ko"]))

@@ -18,8 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rulelab.errors import InputError, RulelabError, RulesError, raise_if_interrupted
-from rulelab.life import METHODS as LIFE_METHODS
-from rulelab.life import LifeVerdict, decide_life, decide_lives
+from rulelab.life import LifeVerdict, check_method, decide_life, decide_lives
 from rulelab.life.katago import find_katago
 from rulelab.pipeline.checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
 from rulelab.pipeline.duplicates import copies_of_games, mark_score_copies
@@ -282,8 +281,7 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     dict
         The updated manifest.
     """
-    if life not in LIFE_METHODS:
-        raise RulesError(f"The 'life' parameter must be one of {LIFE_METHODS}; got {life!r}")
+    check_method(life)
     paths = [str(p) for p in paths]
     out = Path(out)
     if playout not in PLAYOUT_MODELS:
