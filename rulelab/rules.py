@@ -318,14 +318,14 @@ give them to nobody, the default; on Fox the professionals' counts match dame fi
 alternately."""
 
 
-def on_source(ruleset: Ruleset, source: str | None) -> Ruleset:
+def with_source_dame(ruleset: Ruleset, source: str | None) -> Ruleset:
     """``ruleset`` counting open dame as the records of ``source`` leave them.
 
     Examples
     --------
-    >>> on_source(get_ruleset("chinese"), "fox").dame_policy
+    >>> with_source_dame(get_ruleset("chinese"), "fox").dame_policy
     'alternate'
-    >>> on_source(get_ruleset("chinese"), "kgs") is get_ruleset("chinese")
+    >>> with_source_dame(get_ruleset("chinese"), "kgs") is get_ruleset("chinese")
     True
     """
     policy = DAME_POLICY_BY_SOURCE.get(source, ruleset.dame_policy)
@@ -340,7 +340,8 @@ def server_ruleset(rules: str | None, source: str | None,
     none takes its server's (:data:`RULES_BY_SOURCE`), else ``assumed``, what the
     researcher knows of a collection (e.g. Japanese title games); None when no rules are
     known. The preset then gets the server's conventions: how it counts under that name
-    (:data:`COUNTING_BY_SOURCE`) and how its records leave open dame (:func:`on_source`).
+    (:data:`COUNTING_BY_SOURCE`) and how its records leave open dame
+    (:func:`with_source_dame`).
 
     Raises
     ------
@@ -361,4 +362,4 @@ def server_ruleset(rules: str | None, source: str | None,
     name = rules or RULES_BY_SOURCE.get(source) or assumed
     if name is None:
         return None
-    return on_source(get_ruleset(name, **COUNTING_BY_SOURCE.get((source, name), {})), source)
+    return with_source_dame(get_ruleset(name, **COUNTING_BY_SOURCE.get((source, name), {})), source)

@@ -6,7 +6,8 @@ from dataclasses import FrozenInstanceError, asdict, fields
 import pytest
 
 from rulelab.errors import RulesError
-from rulelab.rules import CHOICES, PRESETS, Ruleset, get_ruleset, on_source, replay_rules, server_ruleset
+from rulelab.rules import (CHOICES, PRESETS, Ruleset, get_ruleset, replay_rules, server_ruleset,
+                           with_source_dame)
 
 # Every setting of every preset, as RULES.md specifies it. The columns are checked against
 # the Ruleset dataclass, so a new setting cannot go untabled.
@@ -73,8 +74,8 @@ def test_the_ruleset_a_server_counted_a_record_under(rules, source, assumed, exp
 
 @pytest.mark.parametrize("source, policy", [("fox", "alternate"), ("kgs", "none"), (None, "none")])
 def test_every_ruleset_counts_open_dame_as_the_source_leaves_them(source, policy):
-    assert {on_source(r, source).dame_policy for r in PRESETS.values()} == {policy}
-    assert on_source(get_ruleset("nz", dame_policy="alternate"), "kgs").dame_policy == "alternate"
+    assert {with_source_dame(r, source).dame_policy for r in PRESETS.values()} == {policy}
+    assert with_source_dame(get_ruleset("nz", dame_policy="alternate"), "kgs").dame_policy == "alternate"
 
 
 def test_every_preset_is_tabled():

@@ -26,7 +26,8 @@ from rulelab.pipeline.engines import open_engine
 from rulelab.pipeline.ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
 from rulelab.position import BLACK, EMPTY, WHITE, Position
 from rulelab.read.sources import ReadStats
-from rulelab.rules import PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, on_source, played_out, server_ruleset
+from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out, server_ruleset,
+                           with_source_dame)
 from rulelab.scoring import ScoreBreakdown, score_all
 from rulelab.store.layout import GAMES_FILE, MANIFEST_FILE, SCORES_FILE
 from rulelab.store.tables import read_frame, read_provenance, write_json_atomic
@@ -90,11 +91,11 @@ def record_ruleset(row: dict, assume_rules: str | None = None,
     an agreement phase follow the play-out model ``playout``
     (:func:`rulelab.rules.played_out`).
     """
-    if row["komi"] is None:
-        return None
     try:
         ruleset = server_ruleset(row["rules"], row["source"], assume_rules)
-        return None if ruleset is None else (ruleset.name, played_out(ruleset, playout).with_komi(row["komi"]))
+        if ruleset is None or row["komi"] is None:
+            return None
+        return ruleset.name, played_out(ruleset, playout).with_komi(row["komi"])
     except RulesError:  # a komi the ruleset cannot have (e.g. not a multiple of 0.5)
         return None
 
@@ -157,7 +158,7 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
         record = record_ruleset(row, assume_rules, playout)
         record = record[1] if record else None
         illegal = bool(row["illegal_move_count"])
-        counted = [on_source(r, row["source"]) for r in rulesets]  # the dame as its source leaves them
+        counted = [with_source_dame(r, row["source"]) for r in rulesets]  # the dame as its source leaves them
         try:
             scored = score_game(position_from_row(row), counted, life=life, record=record, komi=komi,
                                 verdict=verdict)
