@@ -13,10 +13,10 @@ import time
 
 from rulelab import __version__
 from rulelab.errors import RulelabError
+from rulelab.life_methods import METHODS as LIFE_METHODS
 from rulelab.pipeline.engines import ENGINES
 from rulelab.rules import PLAYOUT_MODELS
 
-LIFE_METHODS = ("auto", "estimate", "markup", "gnugo", "katago")
 KATAGO_OPTIONS = {"katago": "RULELAB_KATAGO", "katago_model": "RULELAB_KATAGO_MODEL",
                   "katago_config": "RULELAB_KATAGO_CONFIG"}
 """The KataGo options and the environment variables they set, which worker processes inherit."""
@@ -80,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     ingest = command("ingest", "read and replay games into DIR/games.parquet")
     _add_inputs(ingest)
-    ingest.add_argument("--superko", action="store_true", help="flag positional-superko repetitions")
+    ingest.add_argument("--superko", action="store_true", help="check positional superko on every record, whatever its rules "
+                             "(default: the ko rule each record names)")
 
     score = command("score", "score every game under every ruleset into DIR/scores.parquet")
     _add_inputs(score)

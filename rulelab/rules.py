@@ -27,6 +27,7 @@ CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "ko": ("simple", "positional", "situational"),
         "tie_break": ("draw", "black"),
         "shared_points": ("nobody", "split", "pairs"),
+        "dame_policy": ("none", "alternate"),
     }
 )
 """The allowed values of each categorical setting."""
@@ -38,8 +39,8 @@ _FLAGS = ("remove_dead", "agreement", "pass_stones", "refuse_owed")
 class Ruleset:
     """One ruleset: every setting on which the count of a final position depends.
 
-    ``suicide`` and ``ko`` do not change a count; they are kept so that replay and
-    the tables describe a ruleset completely.
+    ``suicide`` and ``ko`` do not change a count: replay judges a record's moves by
+    them (:func:`replay_rules`).
     """
 
     name: str
@@ -78,6 +79,10 @@ class Ruleset:
     nobody (Ing: "with one shared point nobody gets it")."""
     refuse_owed: bool = False
     """Territory scoring refuses points owed to protective moves (J1989 Art. 9)."""
+    dame_policy: str = "none"
+    """How area scoring counts open dame: 'none', for nobody; 'alternate', filled
+    alternately starting with the player to move. No rules text says; it is how a
+    source's records leave their dame (:data:`DAME_POLICY_BY_SOURCE`)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -276,3 +281,85 @@ def get_ruleset(name: str, **overrides) -> Ruleset:
         )
     ruleset = PRESETS[key]
     return replace(ruleset, **overrides) if overrides else ruleset
+
+
+def replay_rules(rules: str | None, *, superko: bool = False) -> tuple[str, str]:
+    """The ``(suicide, ko)`` rules by which replay judges the moves of a record of ``rules``.
+
+    They are the preset's; a record whose rules are unknown (None) is judged by what most
+    rules share: suicide illegal, simple ko. ``superko`` checks positional superko on
+    every record whatever its rules, so that every whole-board repetition is flagged.
+
+    Examples
+    --------
+    >>> replay_rules("tromp-taylor"), replay_rules("aga"), replay_rules(None)
+    (('multi', 'positional'), ('none', 'situational'), ('none', 'simple'))
+    >>> replay_rules("japanese", superko=True)
+    ('none', 'positional')
+    """
+    preset = PRESETS.get(rules)
+    suicide, ko = (preset.suicide, preset.ko) if preset else ("none", "simple")
+    return suicide, "positional" if superko else ko
+
+
+RULES_BY_SOURCE: Mapping[str, str] = MappingProxyType({"tygem": "korean"})
+"""The rules of servers whose records name none."""
+
+COUNTING_BY_SOURCE: Mapping[tuple[str, str], Mapping[str, object]] = MappingProxyType(
+    {("tygem", "korean"): MappingProxyType({"refuse_owed": False})}
+)
+"""How a server counts under a rules name, where that differs from the preset: Tygem's
+count is a plain count of the board, with no points refused for protective moves."""
+
+DAME_POLICY_BY_SOURCE: Mapping[str, str] = MappingProxyType({"fox": "alternate"})
+"""How the records of a source leave their open dame to every ruleset that counts them,
+as measured against recorded results (README, "Modelling choices"): KGS's area counts
+give them to nobody, the default; on Fox the professionals' counts match dame filled
+alternately."""
+
+
+def with_source_dame(ruleset: Ruleset, source: str | None) -> Ruleset:
+    """``ruleset`` counting open dame as the records of ``source`` leave them.
+
+    Examples
+    --------
+    >>> with_source_dame(get_ruleset("chinese"), "fox").dame_policy
+    'alternate'
+    >>> with_source_dame(get_ruleset("chinese"), "kgs") is get_ruleset("chinese")
+    True
+    """
+    policy = DAME_POLICY_BY_SOURCE.get(source, ruleset.dame_policy)
+    return ruleset if policy == ruleset.dame_policy else replace(ruleset, dame_policy=policy)
+
+
+def server_ruleset(rules: str | None, source: str | None,
+                   assumed: str | None = None) -> Ruleset | None:
+    """The ruleset a record was counted under by its server, at the preset's komi.
+
+    ``rules`` is the record's own (a key of :data:`PRESETS`, or None); a record that names
+    none takes its server's (:data:`RULES_BY_SOURCE`), else ``assumed``, what the
+    researcher knows of a collection (e.g. Japanese title games); None when no rules are
+    known. The preset then gets the server's conventions: how it counts under that name
+    (:data:`COUNTING_BY_SOURCE`) and how its records leave open dame
+    (:func:`with_source_dame`).
+
+    Raises
+    ------
+    RulesError
+        For an ``assumed`` name that is no preset.
+
+    Examples
+    --------
+    >>> server_ruleset(None, "tygem").refuse_owed
+    False
+    >>> server_ruleset("chinese", "fox").dame_policy
+    'alternate'
+    >>> server_ruleset(None, "kgs", assumed="japanese").name
+    'japanese'
+    >>> server_ruleset(None, "kgs") is None
+    True
+    """
+    name = rules or RULES_BY_SOURCE.get(source) or assumed
+    if name is None:
+        return None
+    return with_source_dame(get_ruleset(name, **COUNTING_BY_SOURCE.get((source, name), {})), source)

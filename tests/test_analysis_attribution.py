@@ -1,5 +1,7 @@
 """Attribution of margin differences to causes: exact sums, and the right cause per situation."""
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -164,8 +166,8 @@ def test_the_ledger_explains_every_breakdown_of_the_scorer():
                             passes_black=k % 3 == 0, passes_white=k % 4 == 0, to_move=1 + k % 2,
                             handicap=(0, 2, 0, 4)[k % 4])
         for policy in ("none", "alternate"):
-            for b in scoring.score_all(position, Life(dead=dead, seki=seki, method="estimate"),
-                                       list(PRESETS.values()), dame_policy=policy):
+            rulesets = [replace(r, dame_policy=policy) for r in PRESETS.values()]
+            for b in scoring.score_all(position, Life(dead=dead, seki=seki, method="estimate"), rulesets):
                 rows.append({**b.to_record(), "game_id": f"g{k}-{policy}", "komi_source": "standard"})
     scores = pd.DataFrame(rows)
     games = scores.groupby("game_id", sort=True)["handicap"].first().reset_index().assign(status="ok")

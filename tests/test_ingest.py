@@ -11,6 +11,9 @@ import pytest
 
 from rulelab.errors import InputError
 from rulelab.pipeline.ingest import ingest, read_games
+from rulelab.read.records import file_rows
+from rulelab.read.sources import RawFile
+from rulelab.rules import PRESETS
 from rulelab.store.tables import read_provenance
 
 GAME_A = b"(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]RE[B+2]PB[Kuro]PW[Shiro];B[ee];W[cc];B[gc];W[];B[])"
@@ -114,3 +117,38 @@ def test_undecodable_file_names_are_kept_as_escapes(tmp_path):
     assert games.status.tolist() == ["input_error", "ok"]
     assert games.source_path.iloc[1].endswith("\\xff\\xfe-kifu.sgf")
     assert "\\xfflink.sgf" in games.error.iloc[0]
+
+
+# --- the record's rules judge its moves ----------------------------------------------
+
+LONE_SUICIDE = "SZ[3]AB[ba][ab][bb];W[aa]"  # White's stone has no liberty and takes none
+TWO_BY_TWO_CYCLE = "SZ[2];B[bb];W[aa];B[ab];W[ba];B[bb];W[ab];B[bb]"  # move 7 repeats move 1's position
+
+
+def illegal_moves(record: str, rules: str | None = None, superko: bool = False) -> tuple[str | None, str | None]:
+    """The rules a record's row names, and the illegal moves its replay flagged."""
+    named = f"RU[{rules}]" if rules else ""
+    (row,) = file_rows(RawFile("game.sgf", None, f"(;GM[1]FF[4]{named}{record})".encode()), superko=superko)
+    return row["rules"], row["illegal_moves"]
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_replay_judges_suicide_and_ko_by_the_preset_the_record_names(name):
+    rules, suicide = illegal_moves(LONE_SUICIDE, name)
+    _, cycle = illegal_moves(TWO_BY_TWO_CYCLE, name)
+    preset = PRESETS[rules]
+    assert suicide == (None if preset.suicide == "any" else "1:suicide")
+    assert cycle == (None if preset.ko == "simple" else "7:superko")
+
+
+def test_a_record_of_unknown_rules_forbids_suicide_and_plays_simple_ko():
+    assert illegal_moves(LONE_SUICIDE) == (None, "1:suicide")
+    assert illegal_moves(TWO_BY_TWO_CYCLE) == (None, None)
+
+
+def test_superko_checks_positional_superko_whatever_the_rules():
+    for rules in (None, "japanese", "nz"):
+        assert illegal_moves(TWO_BY_TWO_CYCLE, rules, superko=True)[1] == "7:superko"
+    # NZ's situational rule lets a lone stone's suicide be; positional superko flags the repetition
+    assert illegal_moves(LONE_SUICIDE, "nz") == ("nz", None)
+    assert illegal_moves(LONE_SUICIDE, "nz", superko=True) == ("nz", "1:superko")

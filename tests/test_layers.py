@@ -1,5 +1,6 @@
 """Layers that only look down: the analyses read the run folder without the reader or
-the scorer, and the games stage's parts do not depend on the scorer's code."""
+the scorer, and the games stage's parts do not depend on the scorer's code (they do on
+the rules', which judge the moves of every replay)."""
 
 import subprocess
 import sys
@@ -25,6 +26,7 @@ def test_the_games_stage_key_covers_no_scorer_and_no_life_module():
     stage = games_stage(superko=False)
     code = source_files(stage._module())
     assert "rulelab.pipeline.ingest" in code and "rulelab.store.tables" in code  # the walk does reach its imports
+    assert "rulelab.rules" in code  # the presets judge the moves replay plays
     assert not [name for name in code if name == "rulelab.scoring" or name.startswith("rulelab.life")]
     assert "rulelab.scoring" in source_files("rulelab.pipeline.score")  # ... and the scores stage's does
 

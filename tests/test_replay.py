@@ -150,16 +150,17 @@ def test_multi_stone_suicide(suicide, flagged):
     assert_identity(result)
 
 
-# --- positional superko ------------------------------------------------------------
+# --- superko ------------------------------------------------------------------------
 
 TWO_BY_TWO_CYCLE = "B bb W aa B ab W ba B bb W ab B bb"
 
 
-def test_positional_superko_is_detected_not_refused():
+@pytest.mark.parametrize("ko", ["positional", "situational"])
+def test_superko_is_detected_not_refused(ko):
     plain = replay(2, 2, game(TWO_BY_TWO_CYCLE))
-    checked = replay(2, 2, game(TWO_BY_TWO_CYCLE), superko=True)
+    checked = replay(2, 2, game(TWO_BY_TWO_CYCLE), ko=ko)
     assert plain.illegal == []
-    assert checked.illegal == [(7, "superko")]  # the position after move 1 again
+    assert checked.illegal == [(7, "superko")]  # the position after move 1 again, White to move
     for result in (plain, checked):
         assert board_to_diagram(result.position.board) == tidy("""
             . .
@@ -169,13 +170,34 @@ def test_positional_superko_is_detected_not_refused():
 
 
 def test_a_ko_recapture_is_recorded_once():
-    result = replay(3, 4, game(KO_SETUP + " B cb W bb"), superko=True)
+    result = replay(3, 4, game(KO_SETUP + " B cb W bb"), ko="positional")
     assert result.illegal == [(2, "ko")]
 
 
-def test_single_stone_suicide_repeats_the_position():
-    result = replay(3, 3, game(EYE_SETUP + " W aa"), suicide="any", superko=True)
-    assert result.illegal == [(1, "superko")]
+@pytest.mark.parametrize("ko, flagged", [("positional", True), ("situational", False)])
+def test_single_stone_suicide_repeats_the_stones_with_the_other_side_to_move(ko, flagged):
+    """Under NZ's situational superko a lone stone's suicide is as good as a pass."""
+    result = replay(3, 3, game(EYE_SETUP + " W aa"), suicide="any", ko=ko)
+    assert result.illegal == ([(1, "superko")] if flagged else [])
+
+
+@pytest.mark.parametrize("ko", ["positional", "situational"])
+def test_a_ko_retaken_after_two_passes_repeats_the_situation(ko):
+    # the passes free the ko for simple ko; Black is to move again where he moved first
+    result = replay(3, 4, game(KO_SETUP + " B cb W - B - W bb"), ko=ko)
+    assert result.illegal == [(4, "superko")]
+
+
+def test_the_white_to_move_key_is_the_next_zobrist_slot():
+    from rulelab.board import MAX_SIZE, ZOBRIST_SEED, splitmix64
+    from rulelab.read.replay import WHITE_TO_MOVE
+
+    assert WHITE_TO_MOVE == splitmix64(ZOBRIST_SEED ^ np.uint64(3 * MAX_SIZE * MAX_SIZE))[1]
+
+
+def test_an_unknown_ko_rule_is_refused():
+    with pytest.raises(RulesError, match="ko must be one of"):
+        replay(3, 3, game("B aa"), ko="triple")
 
 
 # --- setup, passes, turn ------------------------------------------------------------
@@ -368,21 +390,25 @@ def test_matches_sgfmill_on_kgs_games(corpora):
 class ReferenceGame:
     """A deliberately plain replay (lists, sets, whole-board copies) following the same policy."""
 
-    def __init__(self, rows, cols, suicide, superko):
-        self.rows, self.cols, self.suicide, self.superko = rows, cols, suicide, superko
+    def __init__(self, rows, cols, suicide, ko_rule):
+        self.rows, self.cols, self.suicide, self.ko_rule = rows, cols, suicide, ko_rule
         self.grid = [[EMPTY] * cols for _ in range(rows)]
         self.placed = {BLACK: 0, WHITE: 0}
         self.captured = {BLACK: 0, WHITE: 0}
         self.illegal = []
         self.moves = 0
         self.ko = None  # (point, colour it binds)
-        self.history = {self.snapshot()}
+        self.history = set()  # the situations moved from
         self.suicides = 0
         self.move_log = []  # (colour, passed) per move event
         self.last_placer = EMPTY
 
     def snapshot(self):
         return tuple(map(tuple, self.grid))
+
+    def situation(self, grid, to_move):
+        """What superko compares: the stones, and the side to move if situational."""
+        return (grid, to_move) if self.ko_rule == "situational" else grid
 
     def neighbours(self, r, c):
         for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
@@ -440,6 +466,7 @@ class ReferenceGame:
     def move(self, colour, r, c):
         self.moves += 1
         self.move_log.append((colour, r < 0))
+        self.history.add(self.situation(self.snapshot(), colour))
         if r < 0:
             self.ko = None
             return
@@ -455,9 +482,8 @@ class ReferenceGame:
         self.suicides += bool(self.remove_dead(colour, [(r, c)]))
         if reason:
             self.illegal.append((self.moves, reason))
-        elif self.superko and after in self.history:
+        elif self.ko_rule != "simple" and self.situation(after, 3 - colour) in self.history:
             self.illegal.append((self.moves, "superko"))
-        self.history.add(after)
         self.ko = ko
 
     def setup(self, colour, r, c):
@@ -469,11 +495,10 @@ class ReferenceGame:
                 self.placed[colour] += 1
             self.grid[r][c] = colour
         self.ko = None
-        self.history.add(self.snapshot())
 
 
 def check_against_reference(rows, cols, events, reference):
-    result = replay(rows, cols, events, suicide=reference.suicide, superko=reference.superko)
+    result = replay(rows, cols, events, suicide=reference.suicide, ko=reference.ko_rule)
     p = result.position
     assert p.board.tolist() == [list(row) for row in reference.grid]
     assert (p.captured_black, p.captured_white) == (reference.captured[BLACK], reference.captured[WHITE])
@@ -500,10 +525,11 @@ SIZES = st.integers(min_value=5, max_value=9)
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rows=SIZES, cols=SIZES, suicide=st.sampled_from(["none", "multi", "any"]),
+       ko_rule=st.sampled_from(["positional", "situational"]),
        picks=st.lists(st.integers(min_value=0, max_value=10**6), min_size=20, max_size=250))
-def test_random_legal_sequences_match_the_reference(rows, cols, suicide, picks):
+def test_random_legal_sequences_match_the_reference(rows, cols, suicide, ko_rule, picks):
     """Each pick chooses a legal point (scanning from a random start) or, now and then, passes."""
-    reference = ReferenceGame(rows, cols, suicide, superko=True)
+    reference = ReferenceGame(rows, cols, suicide, ko_rule)
     events, colour = [], BLACK
     for pick in picks:
         point = None
@@ -533,10 +559,10 @@ EVENT = st.tuples(st.sampled_from(["B", "W", "B", "W", "B", "W", "AB", "AW", "AE
 
 @settings(max_examples=150, deadline=None)
 @given(size=st.integers(min_value=2, max_value=9), suicide=st.sampled_from(["none", "multi", "any"]),
-       superko=st.booleans(), raw=st.lists(EVENT, max_size=120))
-def test_arbitrary_records_match_the_reference(size, suicide, superko, raw):
+       ko_rule=st.sampled_from(["simple", "positional", "situational"]), raw=st.lists(EVENT, max_size=120))
+def test_arbitrary_records_match_the_reference(size, suicide, ko_rule, raw):
     """Any mix of moves, passes, illegal moves and setup, replayed both ways."""
-    reference = ReferenceGame(size, size, suicide, superko)
+    reference = ReferenceGame(size, size, suicide, ko_rule)
     events = []
     for prop, r, c in raw:
         kind, colour = KIND[prop]
@@ -548,3 +574,11 @@ def test_arbitrary_records_match_the_reference(size, suicide, superko, raw):
         events.append((kind, colour, r, c))
     result = check_against_reference(size, size, np.array(events, np.int16).reshape(-1, 4), reference)
     event(f"illegal moves: {'yes' if result.illegal else 'no'}")
+
+
+def test_replay_knows_every_suicide_and_ko_rule_a_ruleset_can_have():
+    from rulelab.board import SUICIDE_RULES
+    from rulelab.read.replay import KO_RULES
+    from rulelab.rules import CHOICES
+
+    assert (set(SUICIDE_RULES), set(KO_RULES)) == (set(CHOICES["suicide"]), set(CHOICES["ko"]))

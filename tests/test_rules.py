@@ -1,30 +1,37 @@
 """Rulesets as data: presets, lookups, overrides and the komi a ruleset may have."""
 
 import math
-from dataclasses import FrozenInstanceError, fields
+from dataclasses import FrozenInstanceError, asdict, fields
 
 import pytest
 
 from rulelab.errors import RulesError
-from rulelab.rules import CHOICES, PRESETS, Ruleset, get_ruleset
+from rulelab.rules import (CHOICES, PRESETS, Ruleset, get_ruleset, replay_rules, server_ruleset,
+                           with_source_dame)
 
 # Every setting of every preset, as RULES.md specifies it. The columns are checked against
 # the Ruleset dataclass, so a new setting cannot go untabled.
 COLUMNS = ("scoring", "seki_tax", "handicap_bonus", "suicide", "ko", "tie_break", "komi",
-           "remove_dead", "agreement", "pass_stones", "shared_points", "refuse_owed")
+           "remove_dead", "agreement", "pass_stones", "shared_points", "refuse_owed", "dame_policy")
 PRESET_TABLE = {
-    "chinese": ("area", "none", "N", "none", "positional", "draw", 7.5, True, True, False, "split", False),
+    "chinese": ("area", "none", "N", "none", "positional", "draw", 7.5, True, True, False, "split", False,
+                "none"),
     "chinese-1988": ("area", "none", "N", "none", "positional", "draw", 5.5, True, True, False, "split",
-                     False),
-    "japanese": ("territory", "seki", "0", "none", "simple", "draw", 6.5, True, True, False, "nobody", True),
-    "korean": ("territory", "seki", "0", "none", "simple", "draw", 6.5, True, True, False, "nobody", True),
-    "ing": ("area", "none", "0", "multi", "positional", "black", 8.0, True, True, False, "pairs", False),
-    "aga": ("area", "none", "N-1", "none", "situational", "draw", 7.5, True, True, True, "nobody", False),
-    "nz": ("area", "none", "0", "any", "situational", "draw", 7.0, True, True, False, "nobody", False),
+                     False, "none"),
+    "japanese": ("territory", "seki", "0", "none", "simple", "draw", 6.5, True, True, False, "nobody", True,
+                 "none"),
+    "korean": ("territory", "seki", "0", "none", "simple", "draw", 6.5, True, True, False, "nobody", True,
+               "none"),
+    "ing": ("area", "none", "0", "multi", "positional", "black", 8.0, True, True, False, "pairs", False,
+            "none"),
+    "aga": ("area", "none", "N-1", "none", "situational", "draw", 7.5, True, True, True, "nobody", False,
+            "none"),
+    "nz": ("area", "none", "0", "any", "situational", "draw", 7.0, True, True, False, "nobody", False,
+           "none"),
     "tromp-taylor": ("area", "none", "0", "multi", "positional", "draw", 7.5, False, False, False, "nobody",
-                     False),
+                     False, "none"),
     "stone-scoring": ("area", "all", "0", "none", "simple", "draw", 7.5, True, False, False, "nobody",
-                      False),
+                      False, "none"),
 }
 
 
@@ -36,10 +43,39 @@ def test_the_table_has_a_column_for_every_setting():
 @pytest.mark.parametrize("name", PRESETS)
 def test_preset_settings_follow_the_specification(name):
     r = PRESETS[name]
-    assert r.name == name
-    assert {column: getattr(r, column) for column in COLUMNS} == dict(zip(COLUMNS, PRESET_TABLE[name]))
+    assert asdict(r) == {"name": name, **dict(zip(COLUMNS, PRESET_TABLE[name]))}  # every field
     assert r.refuse_owed == (r.scoring == "territory")
     assert r.agreement == (name not in ("tromp-taylor", "stone-scoring"))
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_replay_judges_moves_by_the_preset(name):
+    _, _, _, suicide, ko, *_ = PRESET_TABLE[name]
+    assert replay_rules(name) == (suicide, ko)
+    assert replay_rules(name, superko=True) == (suicide, "positional")
+
+
+def test_replay_of_unknown_rules_forbids_suicide_and_plays_simple_ko():
+    assert replay_rules(None) == replay_rules("go with friends") == ("none", "simple")
+
+
+@pytest.mark.parametrize("rules, source, assumed, expected", [
+    ("chinese", "kgs", None, PRESETS["chinese"]),
+    (None, "kgs", "japanese", PRESETS["japanese"]),
+    (None, "kgs", None, None),
+    (None, "tygem", "japanese", get_ruleset("korean", refuse_owed=False)),  # the server's rules first
+    ("japanese", "tygem", None, PRESETS["japanese"]),  # a plain count under Korean rules only
+    ("chinese", "fox", None, get_ruleset("chinese", dame_policy="alternate")),
+    ("japanese", "fox", None, get_ruleset("japanese", dame_policy="alternate")),
+])
+def test_the_ruleset_a_server_counted_a_record_under(rules, source, assumed, expected):
+    assert server_ruleset(rules, source, assumed) == expected
+
+
+@pytest.mark.parametrize("source, policy", [("fox", "alternate"), ("kgs", "none"), (None, "none")])
+def test_every_ruleset_counts_open_dame_as_the_source_leaves_them(source, policy):
+    assert {with_source_dame(r, source).dame_policy for r in PRESETS.values()} == {policy}
+    assert with_source_dame(get_ruleset("nz", dame_policy="alternate"), "kgs").dame_policy == "alternate"
 
 
 def test_every_preset_is_tabled():

@@ -278,3 +278,17 @@ def test_ctrl_c_inside_a_kernel_stops_ingest_instead_of_failing_the_game(monkeyp
     monkeypatch.setattr(records, "parse_game", interrupted)
     with pytest.raises(KeyboardInterrupt):
         list(records.file_rows(RawFile("g.sgf", None, b"(;GM[1];B[aa])")))
+
+
+def test_an_unknown_life_method_is_refused_at_the_door_by_the_one_check(tmp_path):
+    """The command line offers the life package's methods, and score() refuses any other
+    with decide_life's error before it reads a file."""
+    from rulelab.cli import build_parser
+    from rulelab.life import METHODS, LifeError
+
+    life = next(a for a in build_parser()._subparsers._group_actions[0].choices["score"]._actions
+                if a.dest == "life")
+    assert tuple(life.choices) == METHODS
+    with pytest.raises(LifeError, match="The life method must be one of auto, estimate"):
+        score([tmp_path / "missing"], tmp_path / "run", life="guess")
+    assert not (tmp_path / "run").exists()

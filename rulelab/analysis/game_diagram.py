@@ -21,6 +21,7 @@ from rulelab import scoring
 from rulelab.analysis.diagrams import draw_board
 from rulelab.analysis.verdict import decide_row, plain_row, run_life
 from rulelab.errors import InputError
+from rulelab.rules import get_ruleset, with_source_dame
 from rulelab.store.layout import GAMES_FILE, SCORES_FILE
 from rulelab.store.tables import read_provenance
 
@@ -58,7 +59,8 @@ def draw_row(row: dict, rulesets: Sequence[str] = RULESETS, life: str = "auto"):
     if decided is None:
         raise InputError(f"Game {row['game_id']!r}: the row lacks the columns its position is rebuilt from.")
     position, verdict = decided.position, decided.verdict
-    scores = scoring.score_all(position, verdict, list(rulesets))
+    counted = [with_source_dame(get_ruleset(name), row.get("source")) for name in rulesets]  # as scored
+    scores = scoring.score_all(position, verdict, counted)
     verdicts = " · ".join(f"{s.ruleset} {_result(s.winner, s.margin)}" for s in scores)
     players = " vs ".join(f"{name if isinstance(name, str) and name else '?'} ({colour})" for name, colour
                           in ((row.get("black_player"), "B"), (row.get("white_player"), "W")))

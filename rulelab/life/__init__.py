@@ -26,14 +26,13 @@ from rulelab.life.markup import has_markup, marked_dead
 from rulelab.life.seki import shared_liberties
 from rulelab.life.settle import is_finished, unsettled_points
 from rulelab.life.verdict import LifeError, LifeVerdict
+from rulelab.life_methods import METHODS
 from rulelab.position import EMPTY, WHITE, Position
-
-METHODS = ("auto", "estimate", "markup", "gnugo", "katago")
 
 __all__ = [
     "METHODS", "Estimate", "GnuGo", "GnuGoError", "GnuGoUnavailable", "KataGo", "KataGoError",
-    "KataGoUnavailable", "LifeError", "LifeVerdict", "decide_life", "decide_lives", "estimate_life", "find_gnugo", "shared_liberties",
-    "unsettled_points",
+    "KataGoUnavailable", "LifeError", "LifeVerdict", "check_method", "decide_life", "decide_lives",
+    "estimate_life", "find_gnugo", "shared_liberties", "unsettled_points",
 ]
 
 
@@ -142,6 +141,13 @@ def _verdict(position: Position, dead: np.ndarray, seki: np.ndarray, method: str
     )
 
 
+def check_method(method: str) -> None:
+    """Refuse a life method that is not one of :data:`METHODS`, with a :class:`LifeError`:
+    the check of :func:`decide_life` and of the runs that will call it, at their door."""
+    if method not in METHODS:
+        raise LifeError(f"The life method must be one of {', '.join(METHODS)}; got {method!r}")
+
+
 def _check(position: Position, method: str, rng_seed: int) -> None:
     """Validate :func:`decide_life`'s arguments once, at the door."""
     if not isinstance(position, Position):
@@ -155,7 +161,6 @@ def _check(position: Position, method: str, rng_seed: int) -> None:
     marks = position.territory_marks
     if marks is not None and np.shape(marks) != board.shape:
         raise LifeError(f"territory marks of shape {np.shape(marks)} do not fit a {board.shape} board")
-    if method not in METHODS:
-        raise LifeError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    check_method(method)
     if not isinstance(rng_seed, (int, np.integer)) or isinstance(rng_seed, bool) or not 0 <= rng_seed < 2**63:
         raise LifeError(f"rng_seed must be a non-negative integer; got {rng_seed!r}")

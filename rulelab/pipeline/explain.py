@@ -130,8 +130,7 @@ class Explanation:
 
 def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
                  life_method: str = "auto", *, record_problem: bool = False,
-                 second_opinion_exact: bool = False, rng_seed: int = 0,
-                 dame_policy: str = "none") -> Explanation:
+                 second_opinion_exact: bool = False, rng_seed: int = 0) -> Explanation:
     """Find the one block whose verdict, flipped, comes closest to the recorded margin.
 
     Parameters
@@ -139,8 +138,8 @@ def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
     position : Position
         The game's final position.
     ruleset : Ruleset
-        The record's rules at the record's komi, as its server counts them
-        (:func:`rulelab.pipeline.score.record_ruleset`).
+        The record's rules at the record's komi, as its server counts them, open dame
+        included (:func:`rulelab.pipeline.score.record_ruleset`).
     recorded_margin : float
         The recorded result, positive when Black won.
     life_method : {'auto', 'estimate', 'markup', 'gnugo', 'katago'}
@@ -154,9 +153,6 @@ def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
         the record or the count (:data:`SECOND_OPINION`).
     rng_seed : int
         Seed of the playouts, as in the scoring run.
-    dame_policy : {'none', 'alternate'}
-        How the record's source counts open dame, as in the scoring run
-        (:func:`rulelab.pipeline.score.dame_policy_of`).
 
     Returns
     -------
@@ -201,10 +197,10 @@ def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
     # The estimate the run's verdict grew from (for markup and GNU Go, the playouts' view).
     estimate = estimate_life(position.board, position.to_move, seed=rng_seed,
                              stopped_early=position.stopped_early)
-    difference = _margin(position, verdict, ruleset, dame_policy) - recorded_margin
+    difference = _margin(position, verdict, ruleset) - recorded_margin
     fixes = []
     for kind, colour, block in _flips(position.board, verdict, estimate.proven):
-        remaining = _margin(position, _flipped(verdict, kind, block), ruleset, dame_policy) - recorded_margin
+        remaining = _margin(position, _flipped(verdict, kind, block), ruleset) - recorded_margin
         if abs(remaining) < abs(difference):
             fixes.append(Flip(kind=kind, colour=colour, stones=int(block.sum()),
                               point=tuple(int(i) for i in np.argwhere(block)[0]),
@@ -293,5 +289,5 @@ def _flipped(verdict: LifeVerdict, kind: str, block: np.ndarray) -> Life:
                 confidence=verdict.confidence, finished=verdict.finished)
 
 
-def _margin(position: Position, life: Life, ruleset: Ruleset, dame_policy: str) -> float:
-    return score_all(position, life, [ruleset], dame_policy=dame_policy)[0].margin
+def _margin(position: Position, life: Life, ruleset: Ruleset) -> float:
+    return score_all(position, life, [ruleset])[0].margin

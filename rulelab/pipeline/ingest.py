@@ -184,7 +184,10 @@ def ingest(paths: Iterable[str], out: str | Path, *, jobs: int | None = None,
         Overwrite existing results. Parts of inputs that did not change are reused,
         so re-running on a grown collection reads only its new and changed files.
     superko : bool
-        Also flag positional-superko repetitions during replay.
+        Check positional superko on every record, whatever its rules. Without it each
+        record's moves are judged by the suicide and ko rules it names
+        (:func:`rulelab.rules.replay_rules`): a positional or situational superko rule
+        is checked, simple ko alone otherwise.
     progress : bool
         Show a progress bar on standard error.
     engine : {'local', 'dask'}

@@ -18,8 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rulelab.errors import InputError, RulelabError, RulesError, raise_if_interrupted
-from rulelab.life import METHODS as LIFE_METHODS
-from rulelab.life import LifeVerdict, decide_life, decide_lives
+from rulelab.life import LifeVerdict, check_method, decide_life, decide_lives
 from rulelab.life.katago import find_katago
 from rulelab.pipeline.checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
 from rulelab.pipeline.duplicates import copies_of_games, mark_score_copies
@@ -27,7 +26,8 @@ from rulelab.pipeline.engines import open_engine
 from rulelab.pipeline.ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
 from rulelab.position import BLACK, EMPTY, WHITE, Position
 from rulelab.read.sources import ReadStats
-from rulelab.rules import PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out
+from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out, server_ruleset,
+                           with_source_dame)
 from rulelab.scoring import ScoreBreakdown, score_all
 from rulelab.store.layout import GAMES_FILE, MANIFEST_FILE, SCORES_FILE
 from rulelab.store.tables import read_frame, read_provenance, write_json_atomic
@@ -39,22 +39,6 @@ POSITION_COLUMNS = [
     "passes_white", "to_move", "last_placer", "ko_point", "handicap", "komi", "rules", "source",
     "ended_by_passes", "illegal_move_count",
 ]
-# Servers whose records carry no RU but whose rules are known.
-RULES_BY_SOURCE = {"tygem": "korean"}
-# How a server counts under a rules name, where that differs from the preset: Tygem's
-# count is a plain count of the board, with no points refused for protective moves.
-COUNTING_BY_SOURCE = {("tygem", "korean"): {"refuse_owed": False}}
-# How open dame count under area scoring, per source, chosen against recorded results
-# (README, "Modelling choices"): KGS counts them for nobody, the default; on Fox the
-# professionals' area counts match dame filled alternately.
-DAME_POLICY_BY_SOURCE = {"fox": "alternate"}
-
-
-def dame_policy_of(row: dict) -> str:
-    """How the open dame of a games row count under area scoring, by its source."""
-    return DAME_POLICY_BY_SOURCE.get(row["source"], "none")
-
-
 def _scores_schema() -> pa.Schema:
     """game_id and komi_source, one column per ScoreBreakdown field typed by its annotation,
     how the record ended, ``duplicate_of`` (as in the games table), and ``error`` (null
@@ -102,24 +86,22 @@ def record_ruleset(row: dict, assume_rules: str | None = None,
                    playout: str = "captured") -> tuple[str, Ruleset] | None:
     """The rules the record was played under, as its server counts them, at the record's komi.
 
-    A record that names no rules takes its server's (``RULES_BY_SOURCE``), else
-    ``assume_rules`` — what the researcher knows of a collection (e.g. Japanese title games).
-    Rules without an agreement phase follow the play-out model ``playout``
+    A record that names no rules takes its server's, else ``assume_rules`` — what the
+    researcher knows of a collection (:func:`rulelab.rules.server_ruleset`). Rules without
+    an agreement phase follow the play-out model ``playout``
     (:func:`rulelab.rules.played_out`).
     """
-    name = row["rules"] or RULES_BY_SOURCE.get(row["source"]) or assume_rules
-    if name is None or row["komi"] is None:
-        return None
     try:
-        convention = COUNTING_BY_SOURCE.get((row["source"], name), {})
-        return name, played_out(get_ruleset(name, **convention), playout).with_komi(row["komi"])
+        ruleset = server_ruleset(row["rules"], row["source"], assume_rules)
+        if ruleset is None or row["komi"] is None:
+            return None
+        return ruleset.name, played_out(ruleset, playout).with_komi(row["komi"])
     except RulesError:  # a komi the ruleset cannot have (e.g. not a multiple of 0.5)
         return None
 
 
 def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
-               life: str = "auto", record: Ruleset | None = None,
-               dame_policy: str = "none", komi: float | None = None,
+               life: str = "auto", record: Ruleset | None = None, komi: float | None = None,
                verdict: LifeVerdict | None = None) -> list[dict]:
     """Score one position under several rulesets; one flat record per ruleset.
 
@@ -129,13 +111,11 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
         A final position (see :func:`position_from_row` to get one from a games table).
     rulesets : sequence of Ruleset, optional
         Defaults to every preset at its standard komi, dead stones captured
-        (:func:`resolve_rulesets`).
+        (:func:`resolve_rulesets`). Each counts open dame by its ``dame_policy``.
     life : {'auto', 'estimate', 'markup', 'gnugo', 'katago'}
         How dead stones are decided.
     record : Ruleset, optional
         The record's own rules at its own komi, scored as an extra row.
-    dame_policy : {'none', 'alternate'}
-        How open dame count under area scoring (:func:`rulelab.scoring.score`).
     komi : float, optional
         Also score every ruleset at this komi (``komi_source='user'``).
     verdict : LifeVerdict, optional
@@ -147,8 +127,7 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     """
     labelled = _labelled(list(rulesets or resolve_rulesets(None, None)), record, komi)
     verdict = verdict or decide_life(position, life)
-    breakdowns = score_all(position, verdict, [ruleset for ruleset, _ in labelled],
-                           dame_policy=dame_policy)
+    breakdowns = score_all(position, verdict, [ruleset for ruleset, _ in labelled])
     state = {"board_settled": _board_settled(position, verdict), "ended_by_passes": position.ended_by_passes}
     return [{**b.to_record(), **state, "komi_source": source} for b, (_, source) in zip(breakdowns, labelled)]
 
@@ -179,9 +158,9 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
         record = record_ruleset(row, assume_rules, playout)
         record = record[1] if record else None
         illegal = bool(row["illegal_move_count"])
+        counted = [with_source_dame(r, row["source"]) for r in rulesets]  # the dame as its source leaves them
         try:
-            scored = score_game(position_from_row(row), rulesets, life=life, record=record, komi=komi,
-                                dame_policy=dame_policy_of(row),
+            scored = score_game(position_from_row(row), counted, life=life, record=record, komi=komi,
                                 verdict=verdict)
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
@@ -303,8 +282,7 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     dict
         The updated manifest.
     """
-    if life not in LIFE_METHODS:
-        raise RulesError(f"The 'life' parameter must be one of {LIFE_METHODS}; got {life!r}")
+    check_method(life)
     paths = [str(p) for p in paths]
     out = Path(out)
     if playout not in PLAYOUT_MODELS:

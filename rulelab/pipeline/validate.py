@@ -21,7 +21,7 @@ from rulelab.errors import RulesError
 from rulelab.life import GnuGoError, KataGoError, LifeError, decide_life, decide_lives
 from rulelab.pipeline.explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
 from rulelab.pipeline.progress import counted
-from rulelab.pipeline.score import POSITION_COLUMNS, dame_policy_of, position_from_row, record_ruleset, score
+from rulelab.pipeline.score import POSITION_COLUMNS, position_from_row, record_ruleset, score
 from rulelab.rules import get_ruleset
 from rulelab.scoring import score_all
 from rulelab.store.layout import GAMES_FILE, SCORES_FILE
@@ -165,7 +165,7 @@ def second_opinion(table: pd.DataFrame, games_file: Path, method: str,
         for row, position, verdict in zip(part, positions, verdicts):
             ruleset = record_ruleset(row, assume_rules)[1]
             margins.append(np.nan if verdict is None else
-                           score_all(position, verdict, [ruleset], dame_policy=dame_policy_of(row))[0].margin)
+                           score_all(position, verdict, [ruleset])[0].margin)
     second = pd.Series(margins, index=table.index, dtype="float64")
     difference = second - table.recorded_margin
     winner = np.where(second > 0, "B", np.where(second < 0, "W", "draw"))
@@ -200,7 +200,7 @@ def explain_misses(misses: pd.DataFrame, games_file: Path, life: str,
         explained = explain_miss(position_from_row(row), record_ruleset(row, assume_rules)[1],
                                  miss.recorded_margin, life,
                                  record_problem=miss.likely_cause in RECORD_CAUSES,
-                                 second_opinion_exact=bool(reproduced), dame_policy=dame_policy_of(row))
+                                 second_opinion_exact=bool(reproduced))
         records.append(explained.to_record())
     frame = pd.DataFrame(records, columns=list(EXPLANATION_TYPES), index=misses.index)
     return frame.astype(EXPLANATION_TYPES)

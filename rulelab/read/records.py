@@ -25,9 +25,8 @@ from rulelab.read.replay import replay
 from rulelab.read.sgf import (SETUP_ADD, Game, GameText, content_hash, game_events, parse_game, split_games,
                   territory_marks)
 from rulelab.read.sources import FileFailure, RawFile
+from rulelab.rules import replay_rules
 from rulelab.store.tables import GAMES_SCHEMA, games_row
-
-SUICIDE_BY_RULES = {"nz": "any", "tromp-taylor": "any", "ing": "multi"}
 
 
 def printable(name: str | None) -> str | None:
@@ -60,7 +59,8 @@ def failure_rows(failure: FileFailure) -> list[dict]:
 
 def file_rows(raw: RawFile, *, superko: bool = False) -> Iterator[dict]:
     """Every game of one file as rows, one at a time; a file that yields no game still
-    yields one row."""
+    yields one row. Moves are judged by the rules each record names, with ``superko`` by
+    positional superko whatever they are (:func:`rulelab.rules.replay_rules`)."""
     sha = raw.sha256
     base = dict(source_path=printable(raw.path), archive_member=printable(raw.member),
                 file_sha256=sha)
@@ -209,13 +209,15 @@ def _opening_counts(events: np.ndarray) -> tuple[int, int, int]:
 
 
 def replayed(game: Game, events: np.ndarray, row: dict, superko: bool) -> dict:
-    """Replay columns, plus the metadata that needs the moves (handicap, komi)."""
+    """Replay columns, plus the metadata that needs the moves (handicap, komi); the moves
+    are judged by the record's rules."""
     setup_black, setup_white, opening_black = _opening_counts(events)
     handicap = metadata.infer_handicap(row["handicap_raw"], setup_black, setup_white, opening_black)
     rows, cols = game.size
     marks = territory_marks(game)
-    result = replay(rows, cols, events, suicide=SUICIDE_BY_RULES.get(row["rules"], "none"),
-                    superko=superko, handicap=handicap.value, territory_marks=marks)
+    suicide, ko = replay_rules(row["rules"], superko=superko)
+    result = replay(rows, cols, events, suicide=suicide, ko=ko, handicap=handicap.value,
+                    territory_marks=marks)
     position = result.position
     ko = None if position.ko_point is None else position.ko_point[0] * cols + position.ko_point[1]
     return dict(

@@ -8,11 +8,14 @@ move and keeps the board in step with what the players did.
 - A suicide the rules forbid is played as if suicide were legal (the stone and its
   string are removed and count as captured), and recorded as ``'suicide'``.
 - A simple-ko recapture is played with its captures and recorded as ``'ko'``.
-- With ``superko=True``, a stone move that recreates an earlier whole-board position
-  (the stones only, not the side to move; the start and the position after every
-  move and setup count) is recorded as ``'superko'``: a detection, not a refusal. A
-  move already recorded as ``'ko'`` or ``'suicide'`` is not recorded twice. Positions
-  are compared by 64-bit Zobrist hash.
+- Under a superko rule (``ko='positional'`` or ``'situational'``), a stone move that
+  recreates a position an earlier move event (pass and skipped move included) was made
+  from is recorded as ``'superko'``: a detection, not a refusal. Positional superko
+  compares the stones alone; situational superko also the side to move (the mover from
+  the earlier position, the mover's opponent after this move), which is AGA's and NZ's
+  rule read in the record's order of play. A move already recorded as ``'ko'`` or
+  ``'suicide'`` is not recorded twice. Positions are compared by 64-bit Zobrist hash,
+  the side to move as one more key.
 - The simple ko binds only the opponent's next move event: a pass, a skipped move or
   a second move by the capturer releases it.
 
@@ -50,8 +53,14 @@ from rulelab.errors import GameError, IllegalMoveError, RulesError
 from rulelab.position import BLACK, EMPTY, WHITE, Position
 from rulelab.read.sgf.events import MOVE, PASS, SETUP_ADD, SETUP_EMPTY
 SUPERKO = len(STATUS_NAMES)
-"""Reason code of a positional-superko repetition, after the :mod:`rulelab.board` codes."""
+"""Reason code of a superko repetition, after the :mod:`rulelab.board` codes."""
 REASONS = STATUS_NAMES + ("superko",)
+KO_SIMPLE, KO_POSITIONAL, KO_SITUATIONAL = 0, 1, 2
+KO_RULES = {"simple": KO_SIMPLE, "positional": KO_POSITIONAL, "situational": KO_SITUATIONAL}
+"""The ko rules of :class:`rulelab.rules.Ruleset`, as the replay kernel's codes."""
+WHITE_TO_MOVE = np.uint64(0x4C2B8D581B0088CA)
+"""Key of White to move in a situational hash: ``splitmix64`` of the Zobrist seed and
+the slot after every stone's (:func:`rulelab.board.zobrist_keys`)."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +80,7 @@ class Replay:
 
 
 @numba.njit(cache=True)
-def _replay_events(rows, cols, events, suicide, superko):
+def _replay_events(rows, cols, events, suicide, ko_rule):
     """Replay ``events`` on an empty board; every count a :class:`Replay` needs.
 
     Counters are indexed by colour (index 0 unused). Returns the padded board, the
@@ -90,7 +99,9 @@ def _replay_events(rows, cols, events, suicide, superko):
     illegal_reason = np.empty(len(events), dtype=np.int64)
     n_illegal = 0
     h = np.uint64(0)
-    seen = {h}
+    superko = ko_rule != KO_SIMPLE
+    white_to_move = WHITE_TO_MOVE if ko_rule == KO_SITUATIONAL else np.uint64(0)
+    seen = set()  # the hashes of the positions moved from
     ko, ko_colour = NO_POINT, EMPTY
     moves, last_mover, last_placer = 0, EMPTY, EMPTY
     last_pass, previous_pass = EMPTY, EMPTY  # colour of the last two move events if passes
@@ -111,14 +122,14 @@ def _replay_events(rows, cols, events, suicide, superko):
                     h ^= keys[new, p]
                 board[p] = new
             ko = NO_POINT
-            if superko:
-                seen.add(h)
             continue
 
         moves += 1
         last_mover = colour
         previous_pass = last_pass
         last_pass = EMPTY
+        if superko:
+            seen.add((h ^ white_to_move) if colour == WHITE else h)
         forbidden = ko if colour == ko_colour else NO_POINT
         ko = NO_POINT
         if events[e, 2] == PASS:
@@ -147,11 +158,9 @@ def _replay_events(rows, cols, events, suicide, superko):
             h ^= keys[opp, stones[j]]
         for j in range(taken, taken + lost):
             h ^= keys[colour, stones[j]]
-        if superko:
-            if not flagged and h in seen:
-                illegal_move[n_illegal], illegal_reason[n_illegal] = moves, SUPERKO
-                n_illegal += 1
-            seen.add(h)
+        if superko and not flagged and ((h ^ white_to_move) if colour == BLACK else h) in seen:
+            illegal_move[n_illegal], illegal_reason[n_illegal] = moves, SUPERKO
+            n_illegal += 1
         ko, ko_colour = new_ko, opp
         last_placer = colour
 
@@ -161,7 +170,7 @@ def _replay_events(rows, cols, events, suicide, superko):
 
 
 def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
-           superko: bool = False, handicap: int = 0,
+           ko: str = "simple", handicap: int = 0,
            territory_marks: np.ndarray | None = None) -> Replay:
     """Replay a game's main-line events into its final position.
 
@@ -174,9 +183,10 @@ def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
         ``MOVE`` (colour 1 or 2; row = col = -1 is a pass), ``SETUP_ADD`` (setup stone of
         ``colour``) or ``SETUP_EMPTY`` (setup empty point, colour ignored); row 0 is the top.
     suicide : {'none', 'multi', 'any'}
-        Which suicides are legal: none; of two or more stones (Ing); any (NZ, Tromp–Taylor).
-    superko : bool
-        Also record moves that repeat an earlier whole-board position.
+        Which suicides are legal: none; of two or more stones (Ing, Tromp–Taylor); any (NZ).
+    ko : {'simple', 'positional', 'situational'}
+        The ko rule (``Ruleset.ko``): a superko rule also records moves that repeat an
+        earlier position.
     handicap : int
         Handicap stones Black received, copied into the position; with no moves, a
         handicap of 2 or more set up as Black stones only gives White the first move.
@@ -194,7 +204,7 @@ def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
     IllegalMoveError
         A move or setup point off the board.
     RulesError
-        An unknown ``suicide`` rule.
+        An unknown ``suicide`` or ``ko`` rule.
 
     Examples
     --------
@@ -203,10 +213,9 @@ def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
     >>> result.position.captured_white, result.position.to_move
     (1, 2)
     """
-    suicide_rule, events = _checked(rows, cols, events, suicide, handicap, territory_marks)
-    (board, placed, captured, passes, setup_placed, illegal_move, illegal_reason, ko, moves,
-     last_mover, last_placer, ended_by_passes) = _replay_events(
-        rows, cols, events, suicide_rule, bool(superko))
+    suicide_rule, ko_rule, events = _checked(rows, cols, events, suicide, ko, handicap, territory_marks)
+    (board, placed, captured, passes, setup_placed, illegal_move, illegal_reason, ko_point, moves,
+     last_mover, last_placer, ended_by_passes) = _replay_events(rows, cols, events, suicide_rule, ko_rule)
     if moves:
         to_move = 3 - int(last_mover)
     else:
@@ -222,7 +231,7 @@ def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
         passes_white=int(passes[WHITE]),
         to_move=to_move,
         last_placer=int(last_placer),
-        ko_point=None if ko == NO_POINT else tuple(int(x) for x in point_coords(ko, cols)),
+        ko_point=None if ko_point == NO_POINT else tuple(int(x) for x in point_coords(ko_point, cols)),
         handicap=int(handicap),
         territory_marks=territory_marks,
         ended_by_passes=bool(ended_by_passes),
@@ -249,11 +258,13 @@ def _first_bad_event(rows, cols, events):
     return -1, _FINE
 
 
-def _checked(rows, cols, events, suicide, handicap, territory_marks):
-    """Validate the arguments of :func:`replay`; the suicide code and int16 events."""
+def _checked(rows, cols, events, suicide, ko, handicap, territory_marks):
+    """Validate the arguments of :func:`replay`; the suicide and ko codes and int16 events."""
     check_board_size(rows, cols)
     if suicide not in SUICIDE_RULES:
         raise RulesError(f"suicide must be one of {sorted(SUICIDE_RULES)}; got {suicide!r}")
+    if ko not in KO_RULES:
+        raise RulesError(f"ko must be one of {sorted(KO_RULES)}; got {ko!r}")
     if not isinstance(handicap, (int, np.integer)) or handicap < 0:
         raise GameError(f"handicap must be a non-negative integer; got {handicap!r}")
     if territory_marks is not None and (
@@ -275,5 +286,5 @@ def _checked(rows, cols, events, suicide, handicap, territory_marks):
         move = int((events[:e + 1, 0] == MOVE).sum())
         what = f"move {move}" if kind == MOVE else f"setup event {e}"
         raise IllegalMoveError(f"{what} is off the {rows}x{cols} board: row {row}, col {col}")
-    return SUICIDE_RULES[suicide], events
+    return SUICIDE_RULES[suicide], KO_RULES[ko], events
 

@@ -39,10 +39,10 @@ from .classes import (
     TERRITORY_W,
 )
 from .identities import check_identities
-from .tally import DAME_POLICIES, score, score_all
+from .tally import score, score_all
 
 __all__ = [
     "BoardAnalysis", "analyse", "ScoreBreakdown", "CLASS_NAMES", "OPEN_DAME", "OWED_B", "OWED_W",
     "SEKI_DAME", "SEKI_POINT_B", "SEKI_POINT_W", "STONE_B", "STONE_W", "TERRITORY_B",
-    "TERRITORY_W", "check_identities", "DAME_POLICIES", "score", "score_all",
+    "TERRITORY_W", "check_identities", "score", "score_all",
 ]  # fmt: skip

@@ -2,8 +2,8 @@
 
 Seki liberties are shared as ``Ruleset.shared_points`` says ('pairs' counts per
 seki: per connected group of seki chains and their shared liberties). Open dame
-count for nobody (``dame_policy='none'``) or are shared alternately starting with
-the player to move (``'alternate'``), under area scoring only. Dead stones on seki
+count for nobody (``Ruleset.dame_policy='none'``) or are shared alternately starting
+with the player to move (``'alternate'``), under area scoring only. Dead stones on seki
 points or seki liberties are *dead in seki*: territory scoring leaves them on the
 board and gives no prisoner for them.
 """
@@ -31,16 +31,11 @@ from .classes import (
     TERRITORY_W,
 )
 
-DAME_POLICIES = ("none", "alternate")
-
-
 def score(
     position: Position,
     life: Life,
     ruleset: Ruleset | str,
     komi: float | None = None,
-    *,
-    dame_policy: str = "none",
 ) -> ScoreBreakdown:
     """Count ``position`` under ``ruleset``.
 
@@ -54,9 +49,6 @@ def score(
         A ruleset or the name of a preset.
     komi : float, optional
         Komi in points instead of the ruleset's.
-    dame_policy : {'none', 'alternate'}
-        Open dame under area scoring: counted for nobody, or filled alternately
-        starting with the player to move.
 
     Returns
     -------
@@ -65,7 +57,7 @@ def score(
     Raises
     ------
     RulesError
-        For an unknown ruleset or dame policy, or an impossible komi.
+        For an unknown ruleset or an impossible komi.
     GameError
         If the board or the life masks are malformed.
 
@@ -81,7 +73,7 @@ def score(
     >>> score(pos, life, "japanese", komi=0).winner
     'draw'
     """
-    return score_all(position, life, [ruleset], komi, dame_policy=dame_policy)[0]
+    return score_all(position, life, [ruleset], komi)[0]
 
 
 def score_all(
@@ -89,8 +81,6 @@ def score_all(
     life: Life,
     rulesets: Iterable[Ruleset | str],
     komi: float | None = None,
-    *,
-    dame_policy: str = "none",
 ) -> list[ScoreBreakdown]:
     """Count ``position`` under each ruleset, analysing the board once per way of
     treating dead stones (removed, or kept as Tromp–Taylor keeps them).
@@ -99,8 +89,6 @@ def score_all(
     or preset names; returns one breakdown per ruleset, in order.
     """
     board = checked_board(position, life)
-    if dame_policy not in DAME_POLICIES:
-        raise RulesError(f"The dame_policy must be one of {DAME_POLICIES}; got {dame_policy!r}")
     resolved = [get_ruleset(r) if isinstance(r, str) else r for r in rulesets]
     for r in resolved:
         if not isinstance(r, Ruleset):
@@ -115,12 +103,12 @@ def score_all(
         removes = r.remove_dead and has_dead
         if removes not in analyses:
             analyses[removes] = analyse_board(life, board, removes)
-        scores.append(_tally(position, life, r, k, dame_policy, analyses[removes]))
+        scores.append(_tally(position, life, r, k, analyses[removes]))
     return scores
 
 
 def _tally(
-    position: Position, life: Life, r: Ruleset, komi: float, dame_policy: str, a: BoardAnalysis
+    position: Position, life: Life, r: Ruleset, komi: float, a: BoardAnalysis
 ) -> ScoreBreakdown:
     """Add up the classes of ``a`` as ruleset ``r`` counts them."""
     n = a.counts
@@ -152,7 +140,7 @@ def _tally(
             shared = {BLACK: seki_dame / 2, WHITE: seki_dame / 2}
         elif r.shared_points == "pairs":
             shared = {BLACK: float(a.seki_pairs), WHITE: float(a.seki_pairs)}
-        if dame_policy == "alternate":
+        if r.dame_policy == "alternate":
             mover = WHITE if position.to_move == WHITE else BLACK
             filled = {mover: (open_dame + 1) // 2, 3 - mover: open_dame // 2}
         unshared = int(seki_dame - shared[BLACK] - shared[WHITE])
@@ -211,7 +199,7 @@ def _tally(
         black_zi=(position.board.size + margin) / 2 if r.scoring == "area" else None,
         area_margin=area_margin,
         territory_margin=territory_margin,
-        dame_policy=dame_policy,
+        dame_policy=r.dame_policy,
         life_method=life.method,
         life_confidence=float(life.confidence),
         finished=bool(life.finished),

@@ -1,0 +1,7 @@
+"""The ways a run can decide dead stones (:func:`rulelab.life.decide_life`).
+
+A module of its own that imports nothing, so that the command line can list them
+without loading the life package and its compiled kernels.
+"""
+
+METHODS = ("auto", "estimate", "markup", "gnugo", "katago")
