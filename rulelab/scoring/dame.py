@@ -67,19 +67,49 @@ def connect_chains_in_atari(b, nb, owner, owed, chains):
 
 
 @numba.njit(cache=True)
-def escapes(b, nb, p, colour, escape, chains):
-    """Whether the chains colour on empty p puts in atari, whose common last liberty is
-    escape (-1: they differ), all escape by one quiet stone there."""
+def second_protection(b, nb, q, colour, owner, chains):
+    """After colour's protective stone on empty q, where its chain must connect again:
+    -1 when that stone is quiet; its one liberty left, when that lies in colour's own
+    territory and a stone there is quiet; -2 when neither makes it safe (kgs-dev
+    2003-08-02-13: escaping at A14 leaves only A18, so both are owed)."""
+    if is_quiet(b, nb, q, colour, chains):
+        return -1
+    own, last, captured, ataris, _ = judge(b, nb, q, colour, chains)
+    if own == 1 and captured == 0 and ataris == 0 and owner[last] == colour:
+        board, board_chains = with_stone(b, nb, q, colour, chains)
+        if is_quiet(board, nb, last, colour, board_chains):
+            return last
+    return -2
+
+
+@numba.njit(cache=True)
+def escapes(b, nb, p, colour, escape, owner, chains):
+    """How the chains colour on empty p puts in atari, whose common last liberty is
+    escape (-1: they differ), escape by a stone there: as :func:`second_protection`
+    says, -2 when they cannot."""
     if escape < 0:
-        return False
+        return -2
     board, board_chains = with_stone(b, nb, p, colour, chains)
-    return is_quiet(board, nb, escape, 3 - colour, board_chains)
+    return second_protection(board, nb, escape, 3 - colour, owner, board_chains)
+
+
+@numba.njit(cache=True)
+def _escape(b, nb, escape, second, victim, owner, owed, chains):
+    """Play the victims' escape, and the second protective move it needs (if any); the
+    moves inside the victim's territory are owed."""
+    place(b, nb, escape, victim, chains)
+    if owner[escape] == victim:
+        owed[escape] = victim
+    if second >= 0:
+        place(b, nb, second, victim, chains)
+        owed[second] = victim
 
 
 @numba.njit(cache=True)
 def _fill_with_atari(b, nb, p, colour, owner, owed, chains):
     """Fill dame p with colour if that ataris chains which all escape by one stone on
-    the same neutral point or point of their own territory; the latter is owed."""
+    the same neutral point or point of their own territory (and, if that stone leaves
+    them one liberty in their territory, a second there); those in territory are owed."""
     victim = 3 - colour
     if not (b[p + nb[0]] == victim or b[p + nb[1]] == victim or b[p + nb[2]] == victim
             or b[p + nb[3]] == victim):
@@ -89,12 +119,11 @@ def _fill_with_atari(b, nb, p, colour, owner, owed, chains):
         return False
     if owner[escape] != 3 and owner[escape] != victim:
         return False
-    if not escapes(b, nb, p, colour, escape, chains):
+    second = escapes(b, nb, p, colour, escape, owner, chains)
+    if second == -2:
         return False
     place(b, nb, p, colour, chains)
-    place(b, nb, escape, victim, chains)
-    if owner[escape] == victim:
-        owed[escape] = victim
+    _escape(b, nb, escape, second, victim, owner, owed, chains)
     return True
 
 
@@ -113,18 +142,18 @@ def _fill_after_connecting(b, nb, p, colour, owner, owed, chains):
     own, _, captured, ataris, escape = judge(connected, nb, p, colour, connected_chains)
     if not (own >= 2 and captured == 0):
         return False
+    second = -1
     if ataris > 0:
         if not (escape >= 0 and (owner[escape] == 3 or owner[escape] == 3 - colour)):
             return False
-        if not escapes(connected, nb, p, colour, escape, connected_chains):
+        second = escapes(connected, nb, p, colour, escape, owner, connected_chains)
+        if second == -2:
             return False
     place(b, nb, last, colour, chains)
     place(b, nb, p, colour, chains)
     owed[last] = colour
     if ataris > 0:
-        place(b, nb, escape, 3 - colour, chains)
-        if owner[escape] == 3 - colour:
-            owed[escape] = 3 - colour
+        _escape(b, nb, escape, second, 3 - colour, owner, owed, chains)
     return True
 
 

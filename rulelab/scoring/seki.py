@@ -32,7 +32,7 @@ def _is_seki_liberty(b, nb, p, owner, chains):
             board, board_chains = with_stone(b, nb, p, colour, chains)
             fillable = is_quiet(board, nb, last, colour, board_chains)
         if fillable and captured == 0 and ataris > 0 and escape >= 0 and owner[escape] == 3 - colour:
-            fillable = escapes(b, nb, p, colour, escape, chains)
+            fillable = escapes(b, nb, p, colour, escape, owner, chains) != -2
         if fillable:
             return False
     return True
