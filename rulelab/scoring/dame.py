@@ -11,7 +11,10 @@ first every dame it could. Each filling, in board order:
    atari); an *atari* fill by the other colour, safe for it and putting chains in
    atari that all escape by one stone on the same neutral point or point of their
    own territory, the escape being played and, inside that territory, owed (the
-   KGS count: filling O19 puts P19 in atari, so Q19 is not territory); a quiet
+   KGS count: filling O19 puts P19 in atari, so Q19 is not territory); an escape
+   that leaves the chain one liberty, in its own territory, where a stone is quiet
+   takes that second protective move too, also owed (kgs-dev 2003-08-31-13: T12,
+   then T10); a quiet
    fill by the other colour; an atari fill by the favoured colour; a fill that only
    a protective move makes possible, by the other colour, then by the favoured one:
    the chain the fill joins would keep a single liberty, in its own territory, so
