@@ -41,6 +41,11 @@ from .chains import (
     with_stone,
 )
 
+ALONE = -1
+""":func:`second_protection`: the protective stone is safe by itself."""
+UNSAFE = -2
+""":func:`second_protection`: no second protective move makes it safe."""
+
 
 @numba.njit(cache=True)
 def connect_chains_in_atari(b, nb, owner, owed, chains):
@@ -72,26 +77,26 @@ def connect_chains_in_atari(b, nb, owner, owed, chains):
 @numba.njit(cache=True)
 def second_protection(b, nb, q, colour, owner, chains):
     """After colour's protective stone on empty q, where its chain must connect again:
-    -1 when that stone is quiet; its one liberty left, when that lies in colour's own
-    territory and a stone there is quiet; -2 when neither makes it safe (kgs-dev
+    ALONE when that stone is quiet; its one liberty left, when that lies in colour's own
+    territory and a stone there is quiet; UNSAFE when neither makes it safe (kgs-dev
     2003-08-02-13: escaping at A14 leaves only A18, so both are owed)."""
     if is_quiet(b, nb, q, colour, chains):
-        return -1
+        return ALONE
     own, last, captured, ataris, _ = judge(b, nb, q, colour, chains)
     if own == 1 and captured == 0 and ataris == 0 and owner[last] == colour:
         board, board_chains = with_stone(b, nb, q, colour, chains)
         if is_quiet(board, nb, last, colour, board_chains):
             return last
-    return -2
+    return UNSAFE
 
 
 @numba.njit(cache=True)
 def escapes(b, nb, p, colour, escape, owner, chains):
     """How the chains colour on empty p puts in atari, whose common last liberty is
     escape (-1: they differ), escape by a stone there: as :func:`second_protection`
-    says, -2 when they cannot."""
+    says, UNSAFE when they cannot."""
     if escape < 0:
-        return -2
+        return UNSAFE
     board, board_chains = with_stone(b, nb, p, colour, chains)
     return second_protection(board, nb, escape, 3 - colour, owner, board_chains)
 
@@ -103,7 +108,7 @@ def _escape(b, nb, escape, second, victim, owner, owed, chains):
     place(b, nb, escape, victim, chains)
     if owner[escape] == victim:
         owed[escape] = victim
-    if second >= 0:
+    if second != ALONE:
         place(b, nb, second, victim, chains)
         owed[second] = victim
 
@@ -123,7 +128,7 @@ def _fill_with_atari(b, nb, p, colour, owner, owed, chains):
     if owner[escape] != 3 and owner[escape] != victim:
         return False
     second = escapes(b, nb, p, colour, escape, owner, chains)
-    if second == -2:
+    if second == UNSAFE:
         return False
     place(b, nb, p, colour, chains)
     _escape(b, nb, escape, second, victim, owner, owed, chains)
@@ -145,12 +150,12 @@ def _fill_after_connecting(b, nb, p, colour, owner, owed, chains):
     own, _, captured, ataris, escape = judge(connected, nb, p, colour, connected_chains)
     if not (own >= 2 and captured == 0):
         return False
-    second = -1
+    second = ALONE
     if ataris > 0:
         if not (escape >= 0 and (owner[escape] == 3 or owner[escape] == 3 - colour)):
             return False
         second = escapes(connected, nb, p, colour, escape, owner, connected_chains)
-        if second == -2:
+        if second == UNSAFE:
             return False
     place(b, nb, last, colour, chains)
     place(b, nb, p, colour, chains)

@@ -20,7 +20,7 @@ from rulelab.board import label_components
 from rulelab.position import BLACK, EMPTY, WHITE
 
 from .chains import copy_chains, is_quiet, judge, place, root, with_stone
-from .dame import escapes
+from .dame import UNSAFE, escapes
 
 
 @numba.njit(cache=True)
@@ -33,7 +33,7 @@ def _is_seki_liberty(b, nb, p, owner, chains):
             board, board_chains = with_stone(b, nb, p, colour, chains)
             fillable = is_quiet(board, nb, last, colour, board_chains)
         if fillable and captured == 0 and ataris > 0 and escape >= 0 and owner[escape] == 3 - colour:
-            fillable = escapes(b, nb, p, colour, escape, owner, chains) != -2
+            fillable = escapes(b, nb, p, colour, escape, owner, chains) != UNSAFE
         if fillable:
             return False
     return True
