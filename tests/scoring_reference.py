@@ -100,9 +100,22 @@ def quiet(board, p, colour):
     return len(j.own) >= 2 and j.captured == 0 and not j.in_atari
 
 
-def victims_escape(board, p, colour, escape):
-    """After colour on p, the chains it put in atari escape by one quiet stone at escape."""
-    return quiet(played(board, p, colour), escape, 3 - colour)
+def protection(board, owner, q, colour):
+    """The stones colour needs from q on to be safe: [q] when quiet, [q, r] when q leaves
+    its chain one liberty r in colour's territory where a stone is quiet, else None."""
+    if quiet(board, q, colour):
+        return [q]
+    j = judge(board, q, colour)
+    if len(j.own) == 1 and not j.captured and not j.in_atari:
+        r = next(iter(j.own))
+        if owner[r] == colour and quiet(played(board, q, colour), r, colour):
+            return [q, r]
+    return None
+
+
+def victims_escape(board, owner, p, colour, escape):
+    """After colour on p, the stones by which the chains it put in atari escape at escape."""
+    return protection(played(board, p, colour), owner, escape, 3 - colour)
 
 
 class Filling:
@@ -142,10 +155,12 @@ class Filling:
         escape = escape_of(j)
         if len(j.own) < 2 or j.captured or escape is None or self.owner[escape] not in (NEUTRAL, victim):
             return False
-        if not victims_escape(self.board, p, colour, escape):
+        escape_moves = victims_escape(self.board, self.owner, p, colour, escape)
+        if escape_moves is None:
             return False
         self.put(p, colour)
-        self.put(escape, victim, owed=self.owner[escape] == victim)
+        for q in escape_moves:
+            self.put(q, victim, owed=self.owner[q] == victim)
         return True
 
     def fill_after_connecting(self, p, colour):
@@ -160,13 +175,17 @@ class Filling:
         escape = escape_of(j)
         if len(j.own) < 2 or j.captured:
             return False
-        if j.in_atari and (escape is None or self.owner[escape] not in (NEUTRAL, 3 - colour)
-                           or not victims_escape(connected, p, colour, escape)):
-            return False
+        escape_moves = []
+        if j.in_atari:
+            if escape is None or self.owner[escape] not in (NEUTRAL, 3 - colour):
+                return False
+            escape_moves = victims_escape(connected, self.owner, p, colour, escape)
+            if escape_moves is None:
+                return False
         self.put(last, colour, owed=True)
         self.put(p, colour)
-        if j.in_atari:
-            self.put(escape, 3 - colour, owed=self.owner[escape] == 3 - colour)
+        for q in escape_moves:
+            self.put(q, 3 - colour, owed=self.owner[q] == 3 - colour)
         return True
 
     def first(self, dame, fill, colour):
@@ -201,7 +220,7 @@ def fillable(board, owner, p, colour):
         can = quiet(played(board, p, colour), next(iter(j.own)), colour)
     escape = escape_of(j)
     if can and not j.captured and escape is not None and owner[escape] == 3 - colour:
-        can = victims_escape(board, p, colour, escape)
+        can = victims_escape(board, owner, p, colour, escape) is not None
     return can
 
 

@@ -270,6 +270,22 @@ DIAGRAMS = {
         X X O . O . X
         X X O . O X .
     """, method="none"),
+    # Black filling the dame (1,3) puts White's (1,4)-(2,4) in atari. Its escape at
+    # (2,5) leaves it one liberty, (4,5), where it joins the living group below: two
+    # protective moves inside White's territory, both owed, and the dame is no seki
+    # liberty (as KGS and goscorer counted game 2003-08-31-13: T12, then T10).
+    # B: stones 28, territory 3; W: stones 12, territory 2 + 2 owed; 1 open dame.
+    # ΔA = 31 - 16 = 15; ΔT = 3 - 2 = 1; M_B - M_W = 16; tax 2 - 2.
+    "escape_needs_a_second_protective_move": diagram("""
+        . X X X X X
+        X X X . O O
+        X . . X O .
+        X X X X X O
+        X X X X O .
+        X X X O O O
+        X X X O . O
+        X X X O O .
+    """, method="none"),
 }
 
 # margin_before_komi under each preset, in the order of MARGIN_COLUMNS:
@@ -295,6 +311,7 @@ EXPECTED_MARGIN_BEFORE_KOMI = {
     "seki_group_shares_an_eye": (2, 2, 4, 4, 2, 2, 2, 2, 1),
     "connect_through_own_territory": (-7, -7, -5, -5, -7, -7, -7, -7, -7),
     "seki_by_unescapable_atari": (15, 15, 2, 2, 15, 15, 15, 15, 14),
+    "escape_needs_a_second_protective_move": (15, 15, 1, 1, 15, 15, 15, 15, 15),
 }
 
 
@@ -505,6 +522,16 @@ def test_a_dame_whose_fill_leaves_live_stones_in_atari_with_no_escape_is_a_seki_
     assert classes[5, 6] == SEKI_POINT_B and classes[4, 3] == classes[5, 3] == SEKI_POINT_W
     assert classes[0, 0] == classes[0, 2] == TERRITORY_B
     assert score(position, life, get_ruleset("japanese").with_komi(0)).margin == 2
+
+
+def test_an_escape_that_needs_a_second_protective_move_owes_both_and_makes_no_seki():
+    position, life = DIAGRAMS["escape_needs_a_second_protective_move"]
+    classes = analyse(position, life).classes
+    assert classes[1, 3] == OPEN_DAME
+    assert np.argwhere(classes == OWED_W).tolist() == [[2, 5], [4, 5]]
+    assert not np.isin(classes, [SEKI_DAME, SEKI_POINT_B, SEKI_POINT_W, OWED_B]).any()
+    japanese = score(position, life, "japanese")
+    assert (japanese.black_territory, japanese.white_territory, japanese.white_owed) == (3, 2, 2)
 
 
 def test_stones_whose_last_liberty_after_a_fill_is_a_dame_make_no_seki():

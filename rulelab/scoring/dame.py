@@ -11,7 +11,10 @@ first every dame it could. Each filling, in board order:
    atari); an *atari* fill by the other colour, safe for it and putting chains in
    atari that all escape by one stone on the same neutral point or point of their
    own territory, the escape being played and, inside that territory, owed (the
-   KGS count: filling O19 puts P19 in atari, so Q19 is not territory); a quiet
+   KGS count: filling O19 puts P19 in atari, so Q19 is not territory); an escape
+   that leaves the chain one liberty, in its own territory, where a stone is quiet
+   takes that second protective move too, also owed (kgs-dev 2003-08-31-13: T12,
+   then T10); a quiet
    fill by the other colour; an atari fill by the favoured colour; a fill that only
    a protective move makes possible, by the other colour, then by the favoured one:
    the chain the fill joins would keep a single liberty, in its own territory, so
@@ -37,6 +40,11 @@ from .chains import (
     root,
     with_stone,
 )
+
+ALONE = -1
+""":func:`second_protection`: the protective stone is safe by itself."""
+UNSAFE = -2
+""":func:`second_protection`: no second protective move makes it safe."""
 
 
 @numba.njit(cache=True)
@@ -67,19 +75,49 @@ def connect_chains_in_atari(b, nb, owner, owed, chains):
 
 
 @numba.njit(cache=True)
-def escapes(b, nb, p, colour, escape, chains):
-    """Whether the chains colour on empty p puts in atari, whose common last liberty is
-    escape (-1: they differ), all escape by one quiet stone there."""
+def second_protection(b, nb, q, colour, owner, chains):
+    """After colour's protective stone on empty q, where its chain must connect again:
+    ALONE when that stone is quiet; its one liberty left, when that lies in colour's own
+    territory and a stone there is quiet; UNSAFE when neither makes it safe (kgs-dev
+    2003-08-02-13: escaping at A14 leaves only A18, so both are owed)."""
+    if is_quiet(b, nb, q, colour, chains):
+        return ALONE
+    own, last, captured, ataris, _ = judge(b, nb, q, colour, chains)
+    if own == 1 and captured == 0 and ataris == 0 and owner[last] == colour:
+        board, board_chains = with_stone(b, nb, q, colour, chains)
+        if is_quiet(board, nb, last, colour, board_chains):
+            return last
+    return UNSAFE
+
+
+@numba.njit(cache=True)
+def escapes(b, nb, p, colour, escape, owner, chains):
+    """How the chains colour on empty p puts in atari, whose common last liberty is
+    escape (-1: they differ), escape by a stone there: as :func:`second_protection`
+    says, UNSAFE when they cannot."""
     if escape < 0:
-        return False
+        return UNSAFE
     board, board_chains = with_stone(b, nb, p, colour, chains)
-    return is_quiet(board, nb, escape, 3 - colour, board_chains)
+    return second_protection(board, nb, escape, 3 - colour, owner, board_chains)
+
+
+@numba.njit(cache=True)
+def _escape(b, nb, escape, second, victim, owner, owed, chains):
+    """Play the victims' escape, and the second protective move it needs (if any); the
+    moves inside the victim's territory are owed."""
+    place(b, nb, escape, victim, chains)
+    if owner[escape] == victim:
+        owed[escape] = victim
+    if second != ALONE:
+        place(b, nb, second, victim, chains)
+        owed[second] = victim
 
 
 @numba.njit(cache=True)
 def _fill_with_atari(b, nb, p, colour, owner, owed, chains):
     """Fill dame p with colour if that ataris chains which all escape by one stone on
-    the same neutral point or point of their own territory; the latter is owed."""
+    the same neutral point or point of their own territory (and, if that stone leaves
+    them one liberty in their territory, a second there); those in territory are owed."""
     victim = 3 - colour
     if not (b[p + nb[0]] == victim or b[p + nb[1]] == victim or b[p + nb[2]] == victim
             or b[p + nb[3]] == victim):
@@ -89,12 +127,11 @@ def _fill_with_atari(b, nb, p, colour, owner, owed, chains):
         return False
     if owner[escape] != 3 and owner[escape] != victim:
         return False
-    if not escapes(b, nb, p, colour, escape, chains):
+    second = escapes(b, nb, p, colour, escape, owner, chains)
+    if second == UNSAFE:
         return False
     place(b, nb, p, colour, chains)
-    place(b, nb, escape, victim, chains)
-    if owner[escape] == victim:
-        owed[escape] = victim
+    _escape(b, nb, escape, second, victim, owner, owed, chains)
     return True
 
 
@@ -113,18 +150,18 @@ def _fill_after_connecting(b, nb, p, colour, owner, owed, chains):
     own, _, captured, ataris, escape = judge(connected, nb, p, colour, connected_chains)
     if not (own >= 2 and captured == 0):
         return False
+    second = ALONE
     if ataris > 0:
         if not (escape >= 0 and (owner[escape] == 3 or owner[escape] == 3 - colour)):
             return False
-        if not escapes(connected, nb, p, colour, escape, connected_chains):
+        second = escapes(connected, nb, p, colour, escape, owner, connected_chains)
+        if second == UNSAFE:
             return False
     place(b, nb, last, colour, chains)
     place(b, nb, p, colour, chains)
     owed[last] = colour
     if ataris > 0:
-        place(b, nb, escape, 3 - colour, chains)
-        if owner[escape] == 3 - colour:
-            owed[escape] = 3 - colour
+        _escape(b, nb, escape, second, 3 - colour, owner, owed, chains)
     return True
 
 

@@ -4,7 +4,8 @@ A neutral point left empty on both filled boards is a *seki liberty* when neithe
 colour can ever fill it: playing there captures nothing and leaves the player's
 chain with one liberty, even after it connects at that liberty when it lies in its
 own territory, or leaves opposing chains in atari on an eye of theirs that gives no
-escape (the verdict keeps them alive, and a dame fill cannot kill them: kgs-dev
+escape, not even by a second protective move as the dame fill makes them
+(:mod:`.dame`; the verdict keeps them alive, and a dame fill cannot kill them: kgs-dev
 2017-02-13-1; chains whose last liberty is a dame are stones the players left on the
 board, 2017-03-13-3). It is tested with the dead stones put back as well, so a seki
 held by a dead stone in an eye is seen. Chains touching a seki liberty are in seki.
@@ -19,7 +20,7 @@ from rulelab.board import label_components
 from rulelab.position import BLACK, EMPTY, WHITE
 
 from .chains import copy_chains, is_quiet, judge, place, root, with_stone
-from .dame import escapes
+from .dame import UNSAFE, escapes
 
 
 @numba.njit(cache=True)
@@ -32,7 +33,7 @@ def _is_seki_liberty(b, nb, p, owner, chains):
             board, board_chains = with_stone(b, nb, p, colour, chains)
             fillable = is_quiet(board, nb, last, colour, board_chains)
         if fillable and captured == 0 and ataris > 0 and escape >= 0 and owner[escape] == 3 - colour:
-            fillable = escapes(b, nb, p, colour, escape, chains)
+            fillable = escapes(b, nb, p, colour, escape, owner, chains) != UNSAFE
         if fillable:
             return False
     return True
