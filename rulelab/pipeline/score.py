@@ -27,21 +27,15 @@ from rulelab.pipeline.checkpoint import PartStore, Stage, publish_table, run_loc
 from rulelab.pipeline.duplicates import copies_of_games, mark_copies
 from rulelab.pipeline.engines import open_engine
 from rulelab.pipeline.ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
-from rulelab.position import BLACK, EMPTY, WHITE, Position
+from rulelab.position import Position
 from rulelab.read.sources import ReadStats
 from rulelab.rules import PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out
 from rulelab.scoring import ScoreBreakdown, analyse, score_all
 from rulelab.store.layout import GAMES_FILE, LIFE_FILE, MANIFEST_FILE, SCORES_FILE
 from rulelab.store.life import LIFE_SCHEMA, life_row
+from rulelab.store.positions import POSITION_COLUMNS, position_from_row
 from rulelab.store.tables import read_frame, read_provenance, write_json_atomic
 
-COLOUR = {"B": BLACK, "W": WHITE, None: EMPTY}
-POSITION_COLUMNS = [
-    "game_id", "status", "board", "board_rows", "board_cols", "territory_marks",
-    "captured_black", "captured_white", "placed_black", "placed_white", "passes_black",
-    "passes_white", "to_move", "last_placer", "ko_point", "handicap", "komi", "rules", "source",
-    "ended_by_passes", "illegal_move_count",
-]
 # Servers whose records carry no RU but whose rules are known.
 RULES_BY_SOURCE = {"tygem": "korean"}
 # How a server counts under a rules name, where that differs from the preset: Tygem's
@@ -77,28 +71,6 @@ def _scores_schema() -> pa.Schema:
 
 
 SCORES_SCHEMA = _scores_schema()
-
-
-def position_from_row(row: dict) -> Position:
-    """Rebuild the final position stored in a games-table row."""
-    rows, cols = int(row["board_rows"]), int(row["board_cols"])  # floats beside a failed game
-    marks = row["territory_marks"]
-    ko = row["ko_point"]
-    return Position(
-        board=Position.board_from_bytes(row["board"], rows, cols),
-        captured_black=row["captured_black"],
-        captured_white=row["captured_white"],
-        placed_black=row["placed_black"],
-        placed_white=row["placed_white"],
-        passes_black=row["passes_black"],
-        passes_white=row["passes_white"],
-        to_move=COLOUR[row["to_move"]],
-        last_placer=COLOUR[row["last_placer"]],
-        ko_point=None if pd.isna(ko) else divmod(int(ko), cols),  # NaN from a pandas row
-        handicap=0 if pd.isna(row["handicap"]) else int(row["handicap"]),
-        territory_marks=None if marks is None else Position.board_from_bytes(marks, rows, cols),
-        ended_by_passes=None if pd.isna(row["ended_by_passes"]) else bool(row["ended_by_passes"]),
-    )
 
 
 def record_ruleset(row: dict, assume_rules: str | None = None,
