@@ -236,7 +236,7 @@ def test_a_run_stopped_by_ctrl_c_then_killed_resumes_to_the_tables_of_a_clean_ru
     assert manifest["units"]["reused"] + manifest["score"]["units"]["reused"] == len(made_before)
     assert made_before <= set(part_files(out))
     assert not list(out.glob("**/*.tmp")), "temporaries of the killed run were left behind"
-    for table in ("games.parquet", "scores.parquet"):
+    for table in ("games.parquet", "scores.parquet", "life.parquet"):
         assert (out / table).read_bytes() == (clean_score / table).read_bytes()
 
 
