@@ -101,11 +101,8 @@ def stored_life(row: Mapping) -> StoredLife:
     return StoredLife(dead=grid("dead", bool), seki=grid("seki", bool), proven=grid("proven", bool),
                       classes=grid("classes", np.int8), method=row["life_method"],
                       confidence=float(row["life_confidence"]), finished=bool(row["finished"]),
-                      unsettled=int(row["unsettled"]), flags=tuple(_none_as_empty(row["flags"])))
-
-
-def _none_as_empty(values) -> Iterable:
-    return () if values is None else values
+                      unsettled=int(row["unsettled"]),
+                      flags=() if row["flags"] is None else tuple(row["flags"]))
 
 
 def read_verdicts(run: str | Path, game_ids: Iterable[str]) -> dict[str, StoredLife]:
