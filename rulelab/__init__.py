@@ -21,6 +21,7 @@ _API = {
     "score": "rulelab.pipeline.score",
     "read_scores": "rulelab.pipeline.score",
     "score_game": "rulelab.pipeline.score",
+    "read_life": "rulelab.store.life",
     "connect": "rulelab.store.sql",
     "draw_game": "rulelab.analysis.game_diagram",
     "get_ruleset": "rulelab.rules",

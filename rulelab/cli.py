@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--superko", action="store_true", help="check positional superko on every record, whatever its rules "
                              "(default: the ko rule each record names)")
 
-    score = command("score", "score every game under every ruleset into DIR/scores.parquet")
+    score = command("score", "score every game under every ruleset into DIR/scores.parquet "
+                             "(and its verdict into DIR/life.parquet)")
     _add_inputs(score)
     score.add_argument("--rules", metavar="LIST", help="comma-separated rulesets (default: every preset)")
     score.add_argument("--komi", type=float, metavar="K", help="score every ruleset at this komi")
@@ -102,8 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
                                "blame no miss on the record when its verdict reproduces it")
     validate.add_argument("--assume-rules", metavar="NAME", help="rules of records that name none")
 
-    sql = commands.add_parser("sql", help="run SQL over a run folder's tables (views: games, scores; "
-                                          "all_games, all_scores keep the copies)")
+    sql = commands.add_parser("sql", help="run SQL over a run folder's tables (views: games, scores, "
+                                          "life; all_games, all_scores, all_life keep the copies)")
     sql.add_argument("dir", metavar="DIR")
     sql.add_argument("query", metavar="SQL")
     sql.add_argument("--format", choices=("table", "csv", "json"), default="table")

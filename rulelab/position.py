@@ -108,16 +108,15 @@ def board_to_diagram(board: np.ndarray) -> str:
 
 @dataclass(frozen=True, eq=False)
 class Life:
-    """The verdict on which stones of a final position are dead, and which are in seki.
+    """The verdict on which stones of a final position are dead.
 
-    Scoring takes this as given; how it was reached is recorded in ``method`` and
-    ``confidence`` so that tables can say what was estimated.
+    Scoring takes this as given and finds seki on the board itself
+    (:attr:`rulelab.scoring.BoardAnalysis.seki`); how the verdict was reached is
+    recorded in ``method`` and ``confidence`` so that tables can say what was estimated.
     """
 
     dead: np.ndarray
     """bool ``(rows, cols)``: stones to remove before counting."""
-    seki: np.ndarray
-    """bool ``(rows, cols)``: live stones in seki (Japanese Art. 8)."""
     method: str
     """How the verdict was reached: 'markup', 'proof', 'estimate', 'none', 'gnugo', ..."""
     confidence: float = 1.0
@@ -127,6 +126,5 @@ class Life:
 
     @classmethod
     def all_alive(cls, board: np.ndarray, method: str = "none") -> "Life":
-        """Every stone alive and none in seki: Tromp–Taylor's view of the board."""
-        none = np.zeros(board.shape, dtype=bool)
-        return cls(dead=none, seki=none.copy(), method=method)
+        """Every stone alive: Tromp–Taylor's view of the board."""
+        return cls(dead=np.zeros(board.shape, dtype=bool), method=method)

@@ -10,7 +10,7 @@ import pytest
 from analysis_tables import collection, write_run
 
 from rulelab.analysis import compare_published, komi_outcomes
-from rulelab.analysis.diagrams import draw_board, neutral_points, points_that_differ, seki_eyes
+from rulelab.analysis.diagrams import draw_board, neutral_points, points_that_differ
 from rulelab.analysis.report import build_report, write_section
 from rulelab.analysis.sections import SECTIONS
 from rulelab.errors import InputError
@@ -141,17 +141,22 @@ def test_neutral_points_are_empty_regions_touching_both_colours():
     assert not neutral_points(dame, dead).any()
 
 
-def test_seki_eyes_need_every_bordering_stone_in_seki():
-    seki = np.zeros(SEKI.shape, dtype=bool)
-    seki[0:2, 0:3] = True  # the two groups sharing eyes in the top-left corner
-    seki[1, 3:5] = True
-    seki[0, 4] = True
-    eyes = seki_eyes(SEKI, seki)
-    assert eyes[0, 0] and eyes[0, 3]
-    assert not eyes[2, 1]  # Black's eye bordered by stones not in seki
-    assert points_that_differ(SEKI, "seki_eyes", seki=seki).sum() == eyes.sum()
-    assert not points_that_differ(SEKI, "seki_eyes").any()  # no mask, nothing to mark
-    assert not points_that_differ(SEKI, "komi").any()
+def test_the_seki_eyes_marked_are_the_points_the_scorer_classed_so():
+    from rulelab.position import Life, Position
+    from rulelab.scoring import SEKI_POINT_B, SEKI_POINT_W, analyse
+
+    position = Position.from_diagram("""
+        . X . O . O X
+        X X X O O O X
+        O O O X X X X
+        . . O X . . .
+    """)  # one eye each, (0, 0) and (0, 4), and the shared liberty (0, 2)
+    classes = analyse(position, Life.all_alive(position.board)).classes
+    eyes = points_that_differ(position.board, "seki_eyes", classes=classes)
+    assert np.argwhere(eyes).tolist() == [[0, 0], [0, 4]]
+    assert np.isin(classes[eyes], (SEKI_POINT_B, SEKI_POINT_W)).all()
+    assert not points_that_differ(position.board, "seki_eyes").any()  # no classes, nothing to mark
+    assert not points_that_differ(position.board, "komi", classes=classes).any()
 
 
 def test_draw_board_checks_masks_and_board():

@@ -44,9 +44,33 @@ def test_the_games_table_draws_its_own_game_and_a_scores_table_says_what_to_call
     import rulelab.analysis  # noqa: F401 (registers df.go)
 
     games = rulelab.read_games(run)
-    figure = games.go.draw(games.game_id.item(), rulesets=("ing",), life="markup")
+    figure = games.go.draw(games.game_id.item(), rulelab.read_life(run), rulesets=("ing",))
     assert "ing " in figure.axes[0].get_title() and "dead stones (1)" in legend(figure)
-    with pytest.raises(InputError, match=r"games.go.draw\(game_id\)"):
-        rulelab.read_scores(run).go.draw(games.game_id.item())
+    with pytest.raises(InputError, match=r"games.go.draw\(game_id, life\)"):
+        rulelab.read_scores(run).go.draw(games.game_id.item(), rulelab.read_life(run))
+    with pytest.raises(InputError, match=r"rulelab.read_life\(run\)"):
+        games.go.draw(games.game_id.item(), "markup")
     with pytest.raises(InputError, match="No game 'nope'"):
         rulelab.draw_game(run, "nope")
+
+
+def test_a_run_scored_before_verdicts_were_stored_says_to_score_again(run, tmp_path):
+    import shutil
+
+    old = tmp_path / "old"
+    shutil.copytree(run, old)
+    (old / "life.parquet").unlink()
+    game_id = rulelab.read_games(old).game_id.item()
+    with pytest.raises(InputError, match="no stored verdict"):
+        rulelab.draw_game(old, game_id)
+
+
+def test_drawing_a_game_decides_no_life():
+    """The drawing reads the stored verdict: the life package is never imported."""
+    import subprocess
+    import sys
+
+    command = ("import sys, rulelab.analysis.game_diagram; "
+               "print(sorted(m for m in sys.modules if m.startswith('rulelab.life')))")
+    shown = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"

@@ -290,7 +290,8 @@ def test_a_run_stopped_between_publishing_scores_and_the_manifest_resumes(tmp_pa
     score([games], tmp_path / "clean", jobs=1, rules=["chinese", "japanese"])
     score([games], tmp_path / "run", jobs=1, rules=["chinese", "japanese"])
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
-    for section, key in (("tables", "scores"), ("counts", "scores_rows"), ("parts", "scores")):
+    for section, key in (("tables", "scores"), ("counts", "scores_rows"), ("parts", "scores"),
+                         ("tables", "life"), ("counts", "life_rows"), ("parts", "life")):
         del manifest[section][key]
     del manifest["score"]
     (tmp_path / "run" / "manifest.json").write_text(json.dumps(manifest))  # as the kill left it
@@ -299,7 +300,7 @@ def test_a_run_stopped_between_publishing_scores_and_the_manifest_resumes(tmp_pa
                        "--rules", "chinese,japanese"])
 
     assert status == 0
-    for table in ("games.parquet", "scores.parquet"):
+    for table in ("games.parquet", "scores.parquet", "life.parquet"):
         assert (tmp_path / "run" / table).read_bytes() == (tmp_path / "clean" / table).read_bytes()
 
 

@@ -8,7 +8,7 @@ import sys
 import pandas as pd
 import pytest
 
-from rulelab.analysis.verdict import decide_row
+from rulelab.analysis.verdict import stored_verdict
 from rulelab.pipeline.fingerprint import code_fingerprint, source_files
 from rulelab.pipeline.ingest import games_stage
 
@@ -49,8 +49,16 @@ def test_an_edit_of_the_scorer_keeps_the_games_key_and_changes_the_scores_key(tm
     assert after[0] == before[0] and after[1] != before[1]
 
 
-def test_a_row_without_the_position_columns_has_no_verdict():
-    assert decide_row(pd.Series({"game_id": "g", "status": "ok", "komi": float("nan")}), "auto") is None
+def test_a_life_table_without_the_game_has_no_verdict():
+    assert stored_verdict(pd.DataFrame({"game_id": ["g"]}), "h") is None
+    assert stored_verdict(pd.DataFrame(), "g") is None
+
+
+def test_the_analyses_and_sql_load_no_life_package():
+    command = ("import rulelab.analysis, rulelab.analysis.sections, rulelab.store.sql, sys; "
+               "print(sorted(m for m in sys.modules if m.startswith('rulelab.life')))")
+    shown = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"
 
 
 @pytest.mark.slow

@@ -12,15 +12,16 @@ from rulelab.life import (
     decide_life,
     estimate_life,
     find_gnugo,
-    shared_liberties,
     unsettled_points,
 )
+import rulelab.life
 from rulelab.life import gnugo as gnugo_module
 from rulelab.life.benson import pass_alive
 from rulelab.life.estimate import BENT_FOUR
 from rulelab.life.markup import marked_dead
 from rulelab.life.reading import read_enclosed
 from rulelab.position import BLACK, EMPTY, WHITE, Position, board_from_diagram
+from rulelab.scoring import SEKI_DAME, analyse
 
 # Every position below is a finished 9x9 game: Black's groups on the left and White's
 # on the right have two eyes of their own, so only the situation named is in question.
@@ -186,7 +187,7 @@ def test_white_group_inside_black_area_is_dead(name, diagram):
     assert inside.sum() >= 8
     np.testing.assert_array_equal(life.dead, inside)
     assert life.method == "estimate"
-    assert life.finished and not life.seki.any()
+    assert life.finished and not analyse(position, life).seki.any()
 
 
 def test_big_dead_group_has_many_stones():
@@ -207,8 +208,9 @@ def test_seki_without_eyes():
     assert not life.dead.any()
     inner_white = {(3, 3), (3, 4), (3, 5), (4, 3), (5, 3)}
     inner_black = {(4, 5), (5, 5), (6, 5), (6, 4), (6, 3)}
-    assert {tuple(p) for p in np.argwhere(life.seki)} == inner_white | inner_black
-    assert {tuple(p) for p in np.argwhere(life.shared_liberties)} == {(4, 4), (5, 4)}
+    analysis = analyse(position, life)  # seki is the scorer's to find
+    assert {tuple(p) for p in np.argwhere(analysis.seki)} == inner_white | inner_black
+    assert {tuple(p) for p in np.argwhere(analysis.classes == SEKI_DAME)} == {(4, 4), (5, 4)}
     assert life.finished
 
 
@@ -218,9 +220,10 @@ def test_seki_with_one_eye_each():
     assert not life.dead.any()
     white = {(0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (1, 3)}
     black = {(0, 4), (0, 6), (1, 4), (1, 5), (1, 6)}
-    assert {tuple(p) for p in np.argwhere(life.seki)} == white | black
+    analysis = analyse(position, life)
+    assert {tuple(p) for p in np.argwhere(analysis.seki)} == white | black
     # The eyes (0, 0) and (0, 5) touch one colour: only the shared point is dame.
-    assert {tuple(p) for p in np.argwhere(life.shared_liberties)} == {(0, 3)}
+    assert {tuple(p) for p in np.argwhere(analysis.classes == SEKI_DAME)} == {(0, 3)}
 
 
 def test_bent_four_in_the_corner_is_dead_and_flagged():
@@ -230,7 +233,7 @@ def test_bent_four_in_the_corner_is_dead_and_flagged():
     corner_white[:, 4:] = False
     np.testing.assert_array_equal(life.dead, corner_white)
     assert life.flags == (BENT_FOUR,)
-    assert not life.seki.any()
+    assert not analyse(position, life).seki.any()
 
 
 def test_bent_four_needs_the_ko_but_straight_three_does_not():
@@ -360,12 +363,16 @@ def test_markup_method_without_marks_keeps_every_stone():
     assert life.method == "none" and life.confidence == 0.0 and not life.dead.any()
 
 
-def test_markup_finds_seki_too():
+def test_a_marked_seki_runs_no_playout_and_the_scorer_finds_it(monkeypatch):
     position = finished(SEKI_WITH_ONE_EYE_EACH)
     marks = np.where(position.board == EMPTY, 0, 0).astype(np.int8)
     marks[3, 0] = BLACK
-    life = decide_life(Position(**{**position.__dict__, "territory_marks": marks}))
-    assert life.method == "markup" and life.seki[0, 1] and life.seki[0, 4]
+    marked = Position(**{**position.__dict__, "territory_marks": marks})
+    monkeypatch.setattr(rulelab.life, "estimate_life", lambda *a, **k: pytest.fail("playouts ran"))
+    life = decide_life(marked)
+    seki = analyse(marked, life).seki
+    assert life.method == "markup" and seki[0, 1] and seki[0, 4]
+    assert life.proven is not None and not life.proven[0, 1]
 
 
 def test_verdict_is_a_life_and_deterministic():
@@ -374,12 +381,6 @@ def test_verdict_is_a_life_and_deterministic():
     assert isinstance(first, LifeVerdict)
     np.testing.assert_array_equal(first.dead, second.dead)
     assert first.confidence == second.confidence
-
-
-def test_shared_liberties_of_a_verdict():
-    board = board_from_diagram("X . O")
-    none = np.zeros(board.shape, bool)
-    assert shared_liberties(board, none, board > 0).tolist() == [[False, True, False]]
 
 
 def test_estimate_exposes_survival_and_confidence():
@@ -436,9 +437,9 @@ def test_gnugo_agrees_on_a_one_eyed_group():
 
 
 @needs_gnugo
-def test_gnugo_engine_is_reusable_and_sees_seki():
+def test_gnugo_engine_is_reusable_and_keeps_a_seki_alive():
     with GnuGo() as engine:
         seki = engine.decide_life(finished(SEKI_WITHOUT_EYES))
         dead = engine.decide_life(finished(BIG_DEAD_GROUP))
-    assert seki.seki[3, 3] and seki.seki[4, 5] and not seki.dead.any()
+    assert not seki.dead.any()
     assert dead.dead.sum() == 14

@@ -122,7 +122,7 @@ def test_estimate_keeps_the_ko_stone_the_playouts_half_captured(monkeypatch):
     survival = coin_toss(board)
     half_captured = np.zeros(board.shape, bool)
     half_captured[1, 1] = True
-    guess = Estimate(dead=half_captured, seki=np.zeros(board.shape, bool),
+    guess = Estimate(dead=half_captured,
                      proven=np.zeros(board.shape, bool), survival=survival,
                      seki_share=np.zeros(board.shape))
     monkeypatch.setattr(estimate_module, "_estimate_in_place", lambda *args: guess)

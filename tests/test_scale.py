@@ -233,10 +233,14 @@ def test_a_run_stopped_by_ctrl_c_then_killed_resumes_to_the_tables_of_a_clean_ru
 
     assert resumed.returncode == 0, resumed.stderr
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["units"]["reused"] + manifest["score"]["units"]["reused"] == len(made_before)
+    parts = {table: {name.split("/")[1] for name in made_before if name.startswith(f"{table}/")}
+             for table in ("games", "scores", "life")}
+    # A unit's scores are reused when its scores and life parts were both made.
+    reused = len(parts["games"]) + len(parts["scores"] & parts["life"])
+    assert manifest["units"]["reused"] + manifest["score"]["units"]["reused"] == reused
     assert made_before <= set(part_files(out))
     assert not list(out.glob("**/*.tmp")), "temporaries of the killed run were left behind"
-    for table in ("games.parquet", "scores.parquet"):
+    for table in ("games.parquet", "scores.parquet", "life.parquet"):
         assert (out / table).read_bytes() == (clean_score / table).read_bytes()
 
 

@@ -257,12 +257,14 @@ def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monk
 
     row = {"status": "ok", "game_id": "g", "rules": None, "source": None, "komi": None, "illegal_move_count": 0}
     monkeypatch.setattr(score_run, "position_from_row", lambda row: None)
-    monkeypatch.setattr(score_run, "score_game", interrupted)
+    monkeypatch.setattr(score_run, "decide_life", interrupted)
     with pytest.raises(KeyboardInterrupt):
         score_run._score_batch([row], [], "auto", None)
-    monkeypatch.setattr(score_run, "score_game", lambda *a, **k: 1 / 0)
-    [failed] = score_run._score_batch([row], [score_run.get_ruleset("chinese")], "auto", None)
+    monkeypatch.setattr(score_run, "decide_life", lambda *a, **k: 1 / 0)
+    batch = score_run._score_batch([row], [score_run.get_ruleset("chinese")], "auto", None)
+    [failed] = batch["scores"]
     assert failed["error"].startswith("internal_error: ZeroDivisionError")  # a plain bug costs one game
+    assert batch["life"] == []  # and has no verdict
 
 
 def test_ctrl_c_inside_a_kernel_stops_ingest_instead_of_failing_the_game(monkeypatch):

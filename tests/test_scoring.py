@@ -52,14 +52,12 @@ def chain_mask(board, points):
     return mask
 
 
-def diagram(text, seki_at=(), method="markup", **facts):
-    """A position and its life verdict; lower-case stones are dead, and the chains
-    through ``seki_at`` are marked in seki."""
+def diagram(text, method="markup", **facts):
+    """A position and its life verdict; lower-case stones are dead."""
     dead = np.array([[ch in "xo" for ch in line if not ch.isspace()]
                      for line in text.strip("\n").splitlines() if line.strip()])
     position = Position.from_diagram(text.upper(), **facts)
-    seki = chain_mask(position.board, seki_at)
-    return position, Life(dead=dead, seki=seki, method=method)
+    return position, Life(dead=dead, method=method)
 
 
 DIAGRAMS = {
@@ -147,7 +145,7 @@ DIAGRAMS = {
         O O O O X X X X
         . . . O X . . .
         . . . O X . . .
-    """, seki_at=[(0, 2), (0, 4)]),
+    """),
     # Two living Black groups against one White group (two chains sharing territory).
     # B: stones 10, territory 10; W: stones 10, territory 5. ΔA = ΔT = 5; tax 4 - 2.
     "stone_scoring_group_tax": diagram("""
@@ -233,16 +231,6 @@ DIAGRAMS = {
         . O X X X X X
         O O X . . . .
     """, method="none"),
-    # The open_dame board with a verdict that marks both walls in seki (as playouts
-    # may when a record stops with the dame open): either side can fill each dame
-    # safely, so there is no seki and the count is open_dame's.
-    "open_dame_marked_seki": diagram("""
-        . X . O .
-        . X . O .
-        . X . O .
-        . X . O .
-        . X . O .
-    """, seki_at=[(0, 1), (0, 3)], method="estimate"),
     # Black's chain (0,3)-(1,5) keeps its last liberty (0,2) in its own territory, so
     # it can connect there and fill (0,6): the dame are open, not a seki. That fill
     # needs the protective move (0,2) first, and puts (1,6) in atari, which White saves
@@ -296,7 +284,6 @@ EXPECTED_MARGIN_BEFORE_KOMI = {
     "seki_without_eyes": (17, 17, 11, 11, 17, 17, 17, 17, 15),
     "odd_seki_dame_ing_tie": (8, 8, 5, 5, 8, 8, 8, 8, 8),
     "open_dame": (0, 0, 0, 0, 0, 0, 0, 0, 0),
-    "open_dame_marked_seki": (0, 0, 0, 0, 0, 0, 0, 0, 0),
     "margin_7_black_placed_last": (7, 7, 6, 6, 7, 7, 7, 7, 7),
     "margin_7_white_placed_last": (7, 7, 7, 7, 7, 7, 7, 7, 7),
     "handicap_two_stones": (5, 5, 6, 6, 7, 6, 7, 7, 7),
@@ -381,7 +368,6 @@ def test_seki_eyes_count_under_area_and_not_under_territory():
 
 def test_seki_is_found_without_the_verdict_marking_it():
     position, life = DIAGRAMS["seki_without_eyes"]
-    assert not life.seki.any()
     classes = analyse(position, life).classes
     assert classes[0, 0] == classes[0, 3] == SEKI_DAME
     assert (classes == SEKI_DAME).sum() == 2
@@ -421,13 +407,11 @@ def test_dead_stone_inside_seki_is_removed_only_by_area_scoring():
     assert chinese.black_seki_points == 2
 
 
-def test_seki_held_by_a_dead_stone_is_found_without_the_verdict_marking_it():
-    position, marked = DIAGRAMS["dead_stone_inside_seki"]
-    unmarked = Life(dead=marked.dead, seki=np.zeros_like(marked.seki), method="estimate")
-    for name in PRESET_ORDER:
-        a, b = score(position, marked, name), score(position, unmarked, name)
-        assert a.to_record() | {"life_method": "estimate"} == b.to_record()
-    assert score(position, unmarked, "japanese").dead_in_seki_white == 1
+def test_seki_held_by_a_dead_stone_is_found_on_the_board():
+    position, life = DIAGRAMS["dead_stone_inside_seki"]
+    seki = analyse(position, life).seki
+    assert np.array_equal(seki, chain_mask(position.board, [(0, 2), (0, 4)]))
+    assert score(position, life, "japanese").dead_in_seki_white == 1
 
 
 # --------------------------------------------------------------------------- protective moves
@@ -488,20 +472,15 @@ def test_seki_spreads_to_every_eye_of_the_group():
     assert (classes == TERRITORY_B).sum() == 4  # the outer Black wall is not in seki
 
 
-def test_open_dame_between_two_live_groups_is_not_seki_even_when_the_verdict_says_so():
-    position, life = DIAGRAMS["open_dame_marked_seki"]
-    assert life.seki.sum() == 10
+def test_open_dame_between_two_live_groups_is_not_seki():
+    # Either side can fill each dame safely, although playouts on a record that stops
+    # with the dame open may leave both walls touching them.
+    position, life = DIAGRAMS["open_dame"]
     a = analyse(position, life)
+    assert not a.seki.any()
     assert (a.classes == OPEN_DAME).sum() == 5
     assert (a.classes == TERRITORY_B).sum() == (a.classes == TERRITORY_W).sum() == 5
     assert not np.isin(a.classes, [SEKI_POINT_B, SEKI_POINT_W, SEKI_DAME]).any()
-
-
-@pytest.mark.parametrize("name", DIAGRAMS)
-def test_seki_marks_of_the_verdict_change_no_count(name):
-    position, life = DIAGRAMS[name]
-    marked = Life(dead=life.dead, seki=(position.board != EMPTY) & ~life.dead, method="estimate")
-    assert (analyse(position, marked).classes == analyse(position, life).classes).all()
 
 
 def test_chain_that_can_connect_through_its_territory_is_not_in_seki_and_owes_the_connection():
@@ -724,17 +703,15 @@ def test_identity_check_reports_an_inconsistent_history():
 
 
 def random_verdict(board, seed):
-    """A verdict calling a random subset of chains dead and another in seki: the
-    identities must hold whatever the verdict says."""
+    """A verdict calling a random subset of chains dead: the identities must hold
+    whatever the verdict says."""
     rng = np.random.default_rng(seed)
     dead = np.zeros(board.shape, bool)
-    seki = np.zeros(board.shape, bool)
     for colour in (BLACK, WHITE):
         labels, n = ndimage.label(board == colour)
-        fate = rng.integers(0, 4, size=n + 1)  # 0: dead, 1: seki, else alive
+        fate = rng.integers(0, 4, size=n + 1)  # 0: dead, else alive
         dead |= (labels > 0) & (fate[labels] == 0)
-        seki |= (labels > 0) & (fate[labels] == 1)
-    return Life(dead=dead, seki=seki, method="estimate", confidence=0.5)
+    return Life(dead=dead, method="estimate", confidence=0.5)
 
 
 @settings(max_examples=200, deadline=None)
@@ -812,7 +789,7 @@ def kgs_counted_games_with_markup(corpora):
             position = replay(rows, cols, game_events(game), handicap=handicap).position
             board = position.board
             dead = ((marks == BLACK) & (board == WHITE)) | ((marks == WHITE) & (board == BLACK))
-            life = Life(dead=dead, seki=np.zeros_like(dead), method="markup")
+            life = Life(dead=dead, method="markup")
             margin = float(found.group(2)) * (1 if found.group(1) == "B" else -1)
             yield member.name, position, life, rules, float(game.root["KM"][0]), margin
 

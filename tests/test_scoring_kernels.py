@@ -60,7 +60,7 @@ def seeded_boards(count: int, smallest: int, largest: int):
 
 
 def assert_kernel_matches_reference(board, dead, remove_dead):
-    classes, numbers = classify_board(board, dead, remove_dead)
+    classes, numbers, _ = classify_board(board, dead, remove_dead)
     expected_classes, expected_numbers = reference_classify(board, dead, remove_dead)
     where = f"remove_dead={remove_dead}, dead at {np.argwhere(dead).tolist()}\n{board_to_diagram(board)}"
     wrong = [f"{tuple(p.tolist())}: {CLASS_NAMES[classes[tuple(p)]]}, reference "
@@ -126,8 +126,9 @@ def test_analysis_is_symmetric_in_the_colours(rows, cols, density, dead_rate, se
     # Both colours are favoured once each, so swapping them swaps every class.
     board, dead = random_position(rows, cols, int(rows * cols * density), dead_rate, seed)
     swapped = np.where(board == EMPTY, EMPTY, 3 - board).astype(np.int8)
-    classes, numbers = classify_board(board, dead, remove)
-    classes_swapped, numbers_swapped = classify_board(swapped, dead, remove)
+    classes, numbers, seki = classify_board(board, dead, remove)
+    classes_swapped, numbers_swapped, seki_swapped = classify_board(swapped, dead, remove)
+    assert np.array_equal(seki, seki_swapped)
     assert np.array_equal(_SWAP_CLASSES[classes], classes_swapped)
     n = len(CLASS_NAMES)
     expected = numbers.copy()

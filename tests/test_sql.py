@@ -34,6 +34,21 @@ def test_connection_reads_files_in_place_and_closes(run):
         assert {r[0] for r in con.execute("SHOW TABLES").fetchall()} == {"games", "scores", "all_games", "all_scores"}
 
 
+def test_a_life_table_is_a_view_and_opens_no_other_file(run):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from rulelab.store.life import LIFE_SCHEMA
+
+    row = {name: None for name in LIFE_SCHEMA.names} | {"game_id": "g1", "life_method": "markup"}
+    pq.write_table(pa.Table.from_pylist([row], schema=LIFE_SCHEMA), run / "life.parquet")
+    with connect(run) as con:
+        assert {r[0] for r in con.execute("SHOW TABLES").fetchall()} >= {"life", "all_life"}
+        assert con.execute("SELECT life_method FROM life").fetchall() == [("markup",)]
+    with pytest.raises(InputError, match="DuckDB could not run"):
+        query(run, f"SELECT * FROM read_parquet('{run}/../elsewhere.parquet')")
+
+
 def test_path_with_a_quote_is_safe(tmp_path):
     games, scores = collection()
     folder = write_run(tmp_path / "it's a run", games, scores)

@@ -63,16 +63,21 @@ X X X X X .
 . . . . . .
 """
 
+def estimated(position: Position):
+    """The verdict a run with ``--life estimate`` stores."""
+    return decide_life(position, "estimate")
+
+
 def margin_with_dead(position: Position, rows_cols, ruleset) -> float:
     """The margin the players would count with exactly these stones dead."""
     dead = np.zeros(position.shape, dtype=bool)
     dead[rows_cols] = True
-    return score(position, Life(dead=dead, seki=np.zeros_like(dead), method="markup"), ruleset).margin
+    return score(position, Life(dead=dead, method="markup"), ruleset).margin
 
 
 def test_a_dead_stone_the_players_left_on_the_board_explains_the_miss():
     position = Position.from_diagram(DEAD_STONE_LEFT_ON_THE_BOARD)
-    explained = explain_miss(position, CHINESE, recorded_margin=15, life_method="estimate")
+    explained = explain_miss(position, estimated(position), CHINESE, recorded_margin=15)
     assert explained.difference == -8.0
     fix = explained.fix
     assert (fix.kind, fix.colour, fix.stones, fix.point, fix.sgf_point) == ("alive", BLACK, 1, (3, 5), "fd")
@@ -84,7 +89,7 @@ def test_a_dead_stone_the_players_left_on_the_board_explains_the_miss():
 def test_a_seki_the_players_called_dead_is_a_seki_misread(ruleset):
     position = Position.from_diagram(SEKI_CALLED_DEAD)
     recorded = margin_with_dead(position, INNER_WHITE, ruleset)
-    explained = explain_miss(position, ruleset, recorded, life_method="estimate")
+    explained = explain_miss(position, estimated(position), ruleset, recorded)
     fix = explained.fix
     assert (fix.kind, fix.colour, fix.stones, fix.point, fix.remaining) == ("dead", WHITE, 3, (0, 1), 0.0)
     assert fix.seki_share > 0.3
@@ -95,21 +100,22 @@ def test_proven_stones_are_never_flipped():
     position = Position.from_diagram(TWO_EYES)
     white = np.nonzero(position.board == WHITE)
     recorded = margin_with_dead(position, white, CHINESE)
-    explained = explain_miss(position, CHINESE, recorded, life_method="estimate")
+    explained = explain_miss(position, estimated(position), CHINESE, recorded)
     assert explained.difference < 0 and explained.fix is None
     assert explained.miss_class == SEVERAL_GROUPS
 
 
 def test_a_record_problem_names_the_class_whatever_the_flips_find():
     position = Position.from_diagram(DEAD_STONE_LEFT_ON_THE_BOARD)
-    explained = explain_miss(position, CHINESE, 15, "estimate", record_problem=True)
+    explained = explain_miss(position, estimated(position), CHINESE, 15, record_problem=True)
     assert explained.fix.remaining == 0.0 and explained.miss_class == RECORD_PROBLEM
 
 
 @pytest.mark.parametrize("ruleset, margin", [("chinese", 15), (CHINESE, float("nan")), (CHINESE, "15")])
 def test_bad_arguments_are_refused_at_the_door(ruleset, margin):
     with pytest.raises(RulesError):
-        explain_miss(Position.from_diagram(DEAD_STONE_LEFT_ON_THE_BOARD), ruleset, margin)
+        position = Position.from_diagram(DEAD_STONE_LEFT_ON_THE_BOARD)
+        explain_miss(position, estimated(position), ruleset, margin)
 
 
 def flip(kind="dead", survival=0.5, seki_share=0.0, remaining=0.0) -> Flip:

@@ -18,6 +18,7 @@ import pandas as pd
 
 from rulelab.analysis import attribution, divergence, komi
 from rulelab.analysis.outcomes import komi_outcomes
+from rulelab.analysis.verdict import stored_verdict
 from rulelab.errors import InputError
 
 _SCORES = {"game_id", "ruleset", "komi_source", "margin_before_komi", "winner"}
@@ -127,18 +128,22 @@ class GoAccessor:
                                          f"(komi in these games: {played})")
         return flips
 
-    def draw(self, game_id: str, rulesets=("chinese", "japanese"), life: str = "auto"):
-        """A game's final board with its verdict and scores
-        (:func:`~rulelab.analysis.game_diagram.draw_row`); on the games table, which holds the board."""
+    def draw(self, game_id: str, life: pd.DataFrame, rulesets=("chinese", "japanese")):
+        """A game's final board with its stored verdict and scores
+        (:func:`~rulelab.analysis.game_diagram.draw_row`); on the games table, which holds
+        the board, with the run's life table (:func:`rulelab.read_life`), which holds the verdict."""
         from rulelab.analysis import game_diagram  # needs matplotlib, so only when drawing
 
         if "board" not in self._frame.columns:
             raise InputError("draw() needs the games table, which holds the board: "
-                             "games.go.draw(game_id), or rulelab.draw_game(run, game_id).")
+                             "games.go.draw(game_id, life), or rulelab.draw_game(run, game_id).")
+        if not isinstance(life, pd.DataFrame):
+            raise InputError("draw() needs the run's life table, which holds the verdict: "
+                             f"games.go.draw(game_id, rulelab.read_life(run)); got {type(life).__name__}.")
         rows = self._frame[self._frame["game_id"] == game_id]
         if rows.empty:
             raise InputError(f"No game {game_id!r} in this table.")
-        return game_diagram.draw_row(rows.iloc[0].to_dict(), rulesets, life)
+        return game_diagram.draw_row(rows.iloc[0].to_dict(), stored_verdict(life, game_id), rulesets)
 
     def margin_distribution(self, games: pd.DataFrame, ruleset: str) -> pd.DataFrame:
         """Counted games per margin (:func:`~rulelab.analysis.komi.margin_distribution`)."""

@@ -73,29 +73,6 @@ def neutral_points(board: np.ndarray, dead: np.ndarray | None = None) -> np.ndar
     return both[labels]
 
 
-def seki_eyes(board: np.ndarray, seki: np.ndarray) -> np.ndarray:
-    """Empty regions bordered only by stones in seki, all of one colour: the eyes that
-    area scoring counts and Japanese rules refuse (Art. 8).
-
-    Examples
-    --------
-    >>> from rulelab.position import board_from_diagram
-    >>> board = board_from_diagram('''
-    ... . X O .
-    ... X X O O
-    ... . X O .''')
-    >>> seki_eyes(board, np.isin(board, (1, 2))).astype(int)[0]
-    array([1, 0, 0, 1])
-    """
-    board = _check_board(board)
-    seki = _mask(seki, board.shape, "seki")
-    labels, count = _regions(board)
-    black = _touching(labels, count, (board == BLACK) & seki)
-    white = _touching(labels, count, (board == WHITE) & seki)
-    free = _touching(labels, count, (board != EMPTY) & ~seki)
-    return ((black ^ white) & ~free)[labels]
-
-
 CLASSES_BEHIND = {
     "dame_filling": (scoring.OPEN_DAME,),
     "seki_eyes": (scoring.SEKI_POINT_B, scoring.SEKI_POINT_W),
@@ -105,23 +82,20 @@ CLASSES_BEHIND = {
 
 
 def points_that_differ(board: np.ndarray, cause: str, *, dead: np.ndarray | None = None,
-                       seki: np.ndarray | None = None,
                        classes: np.ndarray | None = None) -> np.ndarray:
     """The points behind ``cause`` (see :data:`~rulelab.analysis.attribution.CAUSES`).
 
-    With ``classes`` (the scorer's point classes, :attr:`rulelab.scoring.BoardAnalysis.classes`)
-    dame, seki eyes and owed points are exactly those the scorer counted. Without them:
-    dame for ``dame_filling``, seki eyes for ``seki_eyes`` (needs ``seki``). Dead stones
-    for ``dead_stones`` need ``dead``; causes that are not about points of the board
-    (komi, handicap, stones placed, tax) mark nothing.
+    With ``classes`` (the scorer's point classes the run stored, :mod:`rulelab.store.life`)
+    dame, seki eyes and owed points are exactly those the scorer counted. Without them,
+    only the dame for ``dame_filling``. Dead stones for ``dead_stones`` need ``dead``;
+    causes that are not about points of the board (komi, handicap, stones placed, tax)
+    mark nothing.
     """
     board = _check_board(board)
     if classes is not None and cause in CLASSES_BEHIND:
         return np.isin(classes, CLASSES_BEHIND[cause]) & (board == EMPTY)
     if cause == "dame_filling":
         return neutral_points(board, dead)
-    if cause == "seki_eyes" and seki is not None:
-        return seki_eyes(board, seki)
     if cause == "dead_stones" and dead is not None:
         return _mask(dead, board.shape, "dead").copy()
     return np.zeros(board.shape, dtype=bool)

@@ -1,11 +1,11 @@
 """One game's final board with its verdict and its scores: ``rulelab.draw_game(run, game_id)``
-or ``games.go.draw(game_id)``.
+or ``games.go.draw(game_id, life)``.
 
-The position comes from the games table; dead stones and seki are decided again with
-the run's life method (the tables hold no masks), and the same verdict is scored under
-each ruleset asked for, so the picture and the numbers agree. The drawing is the
-report's own (:func:`rulelab.analysis.diagrams.draw_board`): crosses on dead stones,
-dots on stones in seki, squares on the dame and the points owed for protective moves.
+The position comes from the games table and the verdict from the life table, as the
+run stored them (nothing is decided again); the verdict is scored under each ruleset
+asked for, so the picture and the numbers agree. The drawing is the report's own
+(:func:`rulelab.analysis.diagrams.draw_board`): crosses on dead stones, dots on stones
+in seki, squares on the dame and the points owed for protective moves.
 """
 
 from __future__ import annotations
@@ -19,22 +19,20 @@ import pyarrow.parquet as pq
 
 from rulelab import scoring
 from rulelab.analysis.diagrams import draw_board
-from rulelab.analysis.verdict import decide_row, plain_row, run_life
+from rulelab.analysis.verdict import plain_row
 from rulelab.errors import InputError
 from rulelab.rules import get_ruleset, with_source_dame
-from rulelab.store.layout import GAMES_FILE, SCORES_FILE
-from rulelab.store.tables import read_provenance
+from rulelab.store.layout import GAMES_FILE
+from rulelab.store.life import StoredLife, read_verdicts
+from rulelab.store.positions import POSITION_COLUMNS, position_from_row
 
 RULESETS = ("chinese", "japanese")
 MARKED = (scoring.OPEN_DAME, scoring.OWED_B, scoring.OWED_W)
 """Point classes drawn as squares: dame, and points owed for protective moves."""
 
 
-def draw_game(run: str | Path, game_id: str, rulesets: Sequence[str] = RULESETS,
-              life: str | None = None):
+def draw_game(run: str | Path, game_id: str, rulesets: Sequence[str] = RULESETS):
     """Draw game ``game_id`` of the run folder ``run`` (see :func:`draw_row`).
-
-    ``life`` defaults to the method the run's scores were made with.
 
     Returns
     -------
@@ -46,35 +44,32 @@ def draw_game(run: str | Path, game_id: str, rulesets: Sequence[str] = RULESETS,
     games = pq.read_table(path, filters=pc.field("game_id") == game_id)
     if games.num_rows == 0:
         raise InputError(f"No game {game_id!r} in {path}.")
-    return draw_row(games.slice(0, 1).to_pylist()[0], rulesets, life or _run_life(Path(run)))
+    return draw_row(games.slice(0, 1).to_pylist()[0], read_verdicts(run, [game_id]).get(game_id), rulesets)
 
 
-def draw_row(row: dict, rulesets: Sequence[str] = RULESETS, life: str = "auto"):
-    """Draw the final position of a games-table ``row``, scored under ``rulesets``."""
+def draw_row(row: dict, verdict: StoredLife | None, rulesets: Sequence[str] = RULESETS):
+    """Draw the final position of a games-table ``row`` with its stored ``verdict``
+    (:func:`rulelab.analysis.verdict.stored_verdict`), scored under ``rulesets``."""
     row = plain_row(row)
     if row.get("status") != "ok" or row.get("board") is None:
         raise InputError(f"Game {row.get('game_id')!r} has no final position to draw "
                          f"(status {row.get('status')!r}: {row.get('error')}).")
-    decided = decide_row(row, life)
-    if decided is None:
+    if not set(POSITION_COLUMNS) <= set(row):
         raise InputError(f"Game {row['game_id']!r}: the row lacks the columns its position is rebuilt from.")
-    position, verdict = decided.position, decided.verdict
+    if verdict is None:
+        raise InputError(f"Game {row['game_id']!r} has no stored verdict: its run was scored before "
+                         "verdicts were stored, or the game could not be scored. Score the run again.")
+    position = position_from_row(row)
     counted = [with_source_dame(get_ruleset(name), row.get("source")) for name in rulesets]  # as scored
     scores = scoring.score_all(position, verdict, counted)
     verdicts = " · ".join(f"{s.ruleset} {_result(s.winner, s.margin)}" for s in scores)
     players = " vs ".join(f"{name if isinstance(name, str) and name else '?'} ({colour})" for name, colour
                           in ((row.get("black_player"), "B"), (row.get("white_player"), "W")))
     title = f"{row['game_id']}: {players}\n{verdicts}   [life: {verdict.method}]"
-    marks = np.isin(decided.classes, MARKED) & (position.board == 0)
+    marks = np.isin(verdict.classes, MARKED) & (position.board == 0)
     return draw_board(position.board, title=title, marks=marks, dead=verdict.dead, seki=verdict.seki,
                       mark_label="dame and owed points")
 
 
 def _result(winner: str, margin: float) -> str:
     return "draw" if winner == "draw" else f"{winner}+{abs(margin):g}"
-
-
-def _run_life(run: Path) -> str:
-    """The life method the run's scores were made with ('auto' when unknown)."""
-    scores = run / SCORES_FILE
-    return run_life(read_provenance(scores)) if scores.is_file() else "auto"

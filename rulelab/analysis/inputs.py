@@ -1,6 +1,6 @@
 """The run folder as the analyses see it: loading, column checks, game selection.
 
-The analyses read only the tables the pipeline writes (``games``, ``scores``,
+The analyses read only the tables the pipeline writes (``games``, ``scores``, ``life``,
 ``manifest.json``); this module is their single door to those files.
 """
 
@@ -15,7 +15,8 @@ from pathlib import Path
 import pandas as pd
 
 from rulelab.errors import InputError
-from rulelab.store.layout import MANIFEST_FILE, RUN_TABLES
+from rulelab.store.layout import MANIFEST_FILE, OPTIONAL_TABLES, RUN_TABLES
+from rulelab.store.life import LIFE_SCHEMA
 from rulelab.store.tables import read_provenance
 
 
@@ -77,12 +78,14 @@ def counted_games(games: pd.DataFrame) -> pd.Index:
 
 @dataclass(frozen=True)
 class Run:
-    """One run folder, loaded: the two tables plus everything that says where they came from."""
+    """One run folder, loaded: its tables plus everything that says where they came from."""
 
     name: str
     """The folder's name (never its absolute path, so reports do not depend on where it lies)."""
     games: pd.DataFrame
     scores: pd.DataFrame
+    life: pd.DataFrame
+    """The stored verdicts (empty when the run was scored before they were stored)."""
     manifest: dict
     """The parsed ``manifest.json`` ({} when the folder has none)."""
     table_metadata: dict
@@ -98,7 +101,7 @@ def read_run(run_dir: str | Path) -> Run:
     ----------
     run_dir : str or Path
         A folder holding ``games.parquet``, ``scores.parquet`` and (optionally)
-        ``manifest.json``.
+        ``life.parquet`` and ``manifest.json``.
 
     Returns
     -------
@@ -112,8 +115,10 @@ def read_run(run_dir: str | Path) -> Run:
     folder = Path(run_dir)
     if not folder.is_dir():
         raise InputError(f"The run folder must be an existing directory; got {str(run_dir)!r}.")
-    frames, metadata, hashes = {}, {}, {}
-    for name, file in RUN_TABLES.items():
+    frames = {"life": LIFE_SCHEMA.empty_table().to_pandas()}
+    metadata, hashes = {}, {}
+    present = {name: file for name, file in OPTIONAL_TABLES.items() if (folder / file).is_file()}
+    for name, file in {**RUN_TABLES, **present}.items():
         path = folder / file
         if not path.is_file():
             raise InputError(f"The run folder {str(run_dir)!r} lacks {file}.")
@@ -130,8 +135,8 @@ def read_run(run_dir: str | Path) -> Run:
             manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             raise InputError(f"{manifest_path} is not JSON: {error}") from error
-    return Run(folder.resolve().name, frames["games"], frames["scores"], stable(manifest), metadata,
-               hashes)
+    return Run(folder.resolve().name, frames["games"], frames["scores"], frames["life"],
+               stable(manifest), metadata, hashes)
 
 
 RUN_DEPENDENT_KEYS = frozenset({"timings", "seconds", "units"})

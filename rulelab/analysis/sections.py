@@ -18,16 +18,14 @@ from rulelab.analysis import diagrams, plots
 from rulelab.analysis.attribution import CAUSE_NOTES, CAUSES, cause_summary, clearest_examples
 from rulelab.analysis.divergence import (COMMON_KOMI, KOMI_BASES, any_disagreement, disagreement_matrix,
                                          matrix_wide, standard_rows)
-from rulelab.analysis.inputs import Run
 from rulelab.analysis.komi_sections import (komi_section, margins_section, published_section, rekomi_section,
                                             strata_section)
 from rulelab.analysis.report import Code, Section, Text, Workspace, json_text
 from rulelab.analysis.shared import Analysis, missing
 from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strata, rank_band
 from rulelab.analysis.summary import findings_section, model_section
-from rulelab.analysis.verdict import decide_row, run_life
+from rulelab.analysis.verdict import stored_verdict
 from rulelab.position import Position
-from rulelab.store.layout import SCORES_FILE
 
 
 def provenance_section(analysis: Analysis, out: Workspace) -> Section:
@@ -181,8 +179,7 @@ def examples_section(analysis: Analysis, out: Workspace) -> Section:
     blocks = [Text("For each cause, the games where it alone best explains the flip at standard komi, "
                    "with a Chinese-against-Japanese and an Ing game whenever there are some, drawn with "
                    "the points behind the cause marked: the dame, seki eyes and owed points the scorer "
-                   "counted, and the dead stones of the life verdict, decided again from the stored "
-                   "final position with the run's life method.")]
+                   "counted, and the dead stones of the life verdict the run stored.")]
     if examples.empty:
         return Section("examples", "Worked examples",
                        blocks + [Text("Not shown: no two rulesets name different winners on a settled game.")])
@@ -192,8 +189,9 @@ def examples_section(analysis: Analysis, out: Workspace) -> Section:
         board = _grid(game, "board")
         if board is None:
             continue
-        dead, seki, classes = _verdict(game, analysis.run)
-        marks = diagrams.points_that_differ(board, row.cause, dead=dead, seki=seki, classes=classes)
+        verdict = stored_verdict(analysis.run.life, row.game_id)
+        dead, seki, classes = (verdict.dead, verdict.seki, verdict.classes) if verdict else (None,) * 3
+        marks = diagrams.points_that_differ(board, row.cause, dead=dead, classes=classes)
         parts = ", ".join(f"{c} {getattr(row, c):+g}" for c in CAUSES if getattr(row, c) != 0)
         verdicts = (f"{row.ruleset_a} {_verdict_text(row.winner_a, row.margin_a)} vs "
                     f"{row.ruleset_b} {_verdict_text(row.winner_b, row.margin_b)}")
@@ -254,17 +252,6 @@ def _grid(game: pd.Series, column: str) -> np.ndarray | None:
     if data is None or (isinstance(data, float) and np.isnan(data)):
         return None
     return Position.board_from_bytes(bytes(data), int(game["board_rows"]), int(game["board_cols"]))
-
-
-def _verdict(game: pd.Series, run: Run) -> tuple[np.ndarray | None, ...]:
-    """Dead stones, seki and the scorer's point classes of a game, decided again from its
-    stored final position with the life method the run used (the tables hold no masks).
-    Nothing when the games table lacks the position columns."""
-    life = run_life(run.table_metadata.get(SCORES_FILE, {}))
-    decided = decide_row({**game.to_dict(), "game_id": game.name}, life)
-    if decided is None:
-        return None, None, None
-    return decided.verdict.dead, decided.verdict.seki, decided.classes
 
 
 SECTIONS = {

@@ -1,50 +1,38 @@
-"""One game's life verdict, decided again from the final position its games row stores.
+"""One game's life verdict, as the run stored it.
 
-The tables hold no dead-stone or seki masks yet, so whatever draws a game — the
-report's worked examples and :func:`rulelab.draw_game` — decides them again, with the
-life method the run's scores were made with, through :func:`decide_row`. The life
-package and the scorer are imported inside it: reading a run folder, which is all the
-other analyses do, loads neither them nor numba.
+The score stage stores every game's verdict and the scorer's point classes under it in
+the run's life table (:mod:`rulelab.store.life`); whatever draws a game — the report's
+worked examples, :func:`rulelab.draw_game`, ``games.go.draw`` — reads them there through
+:func:`stored_verdict`. Nothing here decides life: neither the life package nor the
+scorer is imported.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
-
-@dataclass(frozen=True)
-class Decided:
-    """A games row's final position, its life verdict and the scorer's point classes."""
-
-    position: Any
-    """The :class:`rulelab.position.Position` rebuilt from the row."""
-    verdict: Any
-    """The :class:`rulelab.life.Life` verdict: ``dead``, ``seki``, ``method``."""
-    classes: np.ndarray
-    """Per point, the class :func:`rulelab.scoring.analyse` gives it under the verdict."""
+from rulelab.store.life import StoredLife, stored_life
 
 
-def decide_row(row: Mapping, life: str) -> Decided | None:
-    """Decide life on the final position of a games-table ``row`` with the method ``life``.
+def stored_verdict(life: pd.DataFrame, game_id: str) -> StoredLife | None:
+    """The verdict of ``game_id`` in a life table (:func:`rulelab.read_life`), the first
+    copy's for a record read twice; None when the table has none (the game failed, or the
+    run was scored before verdicts were stored).
 
-    ``row`` may hold nulls as pandas does (NaN, ``pd.NA``). Returns None when it lacks
-    the columns a position is rebuilt from (a games table made by hand, say).
+    Examples
+    --------
+    >>> life = pd.DataFrame({"game_id": ["g"], "board_rows": [1], "board_cols": [2],
+    ...     "dead": [b"\\0\\1"], "seki": [b"\\0\\0"], "proven": [b"\\0\\0"], "classes": [b"\\1\\0"],
+    ...     "life_method": ["markup"], "life_confidence": [1.0], "finished": [True],
+    ...     "unsettled": [0], "flags": [[]]})
+    >>> stored_verdict(life, "g").dead.tolist(), stored_verdict(life, "h")
+    ([[False, True]], None)
     """
-    from rulelab.life import decide_life
-    from rulelab.pipeline.score import POSITION_COLUMNS, position_from_row
-    from rulelab.scoring import analyse
-
-    row = plain_row(row)
-    if not set(POSITION_COLUMNS) <= set(row):
-        return None
-    position = position_from_row(row)
-    verdict = decide_life(position, life)
-    return Decided(position, verdict, analyse(position, verdict).classes)
+    rows = life.loc[life["game_id"] == game_id] if "game_id" in life.columns else life.iloc[:0]
+    return None if rows.empty else stored_life(rows.iloc[0])
 
 
 def plain_row(row: Mapping) -> dict:
@@ -56,17 +44,6 @@ def plain_row(row: Mapping) -> dict:
     {'komi': None, 'rules': None, 'handicap': 2}
     """
     return {key: None if _is_null(value) else value for key, value in row.items()}
-
-
-def run_life(scores_provenance: Mapping) -> str:
-    """The life method recorded in the scores table's provenance ('auto' when unknown).
-
-    Examples
-    --------
-    >>> run_life({"options": {"life": "markup"}}), run_life({})
-    ('markup', 'auto')
-    """
-    return scores_provenance.get("options", {}).get("life", "auto")
 
 
 def _is_null(value) -> bool:

@@ -1,4 +1,4 @@
-"""Life and death at the end of the game: which stones are dead, which are in seki.
+"""Life and death at the end of the game: which stones are dead.
 
 :func:`decide_life` is the entry point. Its default method layers the sources of
 truth from the surest to the cheapest guess:
@@ -10,7 +10,8 @@ truth from the surest to the cheapest guess:
    (:mod:`rulelab.life.estimate`).
 
 GNU Go and KataGo are available as backends and cross-checks (:mod:`rulelab.life.gnugo`,
-:mod:`rulelab.life.katago`), never by default.
+:mod:`rulelab.life.katago`), never by default. Which live stones are in seki is the
+scorer's to find (:attr:`rulelab.scoring.BoardAnalysis.seki`), whatever decided the dead.
 """
 
 from __future__ import annotations
@@ -19,11 +20,10 @@ from typing import Sequence
 
 import numpy as np
 
-from rulelab.life.estimate import Estimate, estimate_life
+from rulelab.life.estimate import Estimate, estimate_life, proof
 from rulelab.life.gnugo import GnuGo, GnuGoError, GnuGoUnavailable, find_gnugo
 from rulelab.life.katago import KataGo, KataGoError, KataGoUnavailable, shared_katago
 from rulelab.life.markup import has_markup, marked_dead
-from rulelab.life.seki import shared_liberties
 from rulelab.life.settle import is_finished, unsettled_points
 from rulelab.life.verdict import LifeError, LifeVerdict
 from rulelab.life_methods import METHODS
@@ -32,12 +32,12 @@ from rulelab.position import EMPTY, WHITE, Position
 __all__ = [
     "METHODS", "Estimate", "GnuGo", "GnuGoError", "GnuGoUnavailable", "KataGo", "KataGoError",
     "KataGoUnavailable", "LifeError", "LifeVerdict", "check_method", "decide_life", "decide_lives",
-    "estimate_life", "find_gnugo", "shared_liberties", "unsettled_points",
+    "estimate_life", "find_gnugo", "unsettled_points",
 ]
 
 
 def decide_life(position: Position, method: str = "auto", *, rng_seed: int = 0) -> LifeVerdict:
-    """Decide the dead stones and the seki of a final position.
+    """Decide the dead stones of a final position.
 
     Parameters
     ----------
@@ -59,7 +59,7 @@ def decide_life(position: Position, method: str = "auto", *, rng_seed: int = 0) 
         ``method`` names the layer that decided the least certain stone
         (``'markup'``, ``'proof'``, ``'estimate'``, ``'gnugo'``, ``'katago'`` or ``'none'``);
         ``confidence`` is 1.0 for marks and proofs, and for estimates the certainty of
-        the least certain stone.
+        the least certain stone; ``proven`` the stones Benson's analysis settles.
 
     Raises
     ------
@@ -92,21 +92,18 @@ def decide_life(position: Position, method: str = "auto", *, rng_seed: int = 0) 
     board = position.board
     if method == "gnugo":
         with GnuGo() as engine:
-            gnugo = engine.decide_life(position)
-        return _verdict(position, gnugo.dead, gnugo.seki, "gnugo", 1.0)
+            return _given(position, engine.decide_life(position).dead, "gnugo")
     if method == "katago":
-        return _with_own_seki(position, shared_katago().dead_stones([position])[0], "katago",
-                              rng_seed)
+        return _given(position, shared_katago().dead_stones([position])[0], "katago")
     if method in ("auto", "markup") and has_markup(position):
-        return _with_own_seki(position, marked_dead(board, position.territory_marks), "markup",
-                              rng_seed)
+        return _given(position, marked_dead(board, position.territory_marks), "markup")
     if method == "markup":
-        return _verdict(position, np.zeros(board.shape, bool), np.zeros(board.shape, bool), "none", 0.0)
+        return _given(position, np.zeros(board.shape, bool), "none", 0.0)
     estimate = estimate_life(board, position.to_move, seed=rng_seed,
                              stopped_early=position.stopped_early)
     stones = board != EMPTY
     proof_only = bool((estimate.proven | ~stones).all())
-    return _verdict(position, estimate.dead, estimate.seki, "proof" if proof_only else "estimate",
+    return _verdict(position, estimate.dead, estimate.proven, "proof" if proof_only else "estimate",
                     estimate.confidence, estimate.flags)
 
 
@@ -119,24 +116,21 @@ def decide_lives(positions: Sequence[Position], method: str = "auto", *,
     for position in positions:
         _check(position, method, rng_seed)
     dead = shared_katago().dead_stones(positions)
-    return [_with_own_seki(p, d, "katago", rng_seed) for p, d in zip(positions, dead)]
+    return [_given(p, d, "katago") for p, d in zip(positions, dead)]
 
 
-def _with_own_seki(position: Position, dead: np.ndarray, method: str, rng_seed: int) -> LifeVerdict:
-    """The verdict of a source that names dead stones only (the players' marks, KataGo):
-    seki from rulelab's own test on the board without them."""
-    alive_board = np.where(dead, EMPTY, position.board).astype(np.int8)
-    seki = estimate_life(alive_board, position.to_move, seed=rng_seed).seki
-    return _verdict(position, dead, seki, method, 1.0)
+def _given(position: Position, dead: np.ndarray, method: str, confidence: float = 1.0) -> LifeVerdict:
+    """The verdict of a source that names dead stones only (the players' marks, an
+    engine), with the stones Benson's analysis proves; no playout runs for it."""
+    return _verdict(position, dead, proof(position.board)[1], method, confidence)
 
 
-def _verdict(position: Position, dead: np.ndarray, seki: np.ndarray, method: str,
+def _verdict(position: Position, dead: np.ndarray, proven: np.ndarray, method: str,
              confidence: float, flags: tuple[str, ...] = ()) -> LifeVerdict:
     open_points = unsettled_points(position.board, dead)
     return LifeVerdict(
-        dead=dead, seki=seki, method=method, confidence=confidence,
-        finished=is_finished(position, open_points),
-        shared_liberties=shared_liberties(position.board, dead, seki),
+        dead=dead, method=method, confidence=confidence,
+        finished=is_finished(position, open_points), proven=proven,
         unsettled=int(open_points.sum()), flags=flags,
     )
 

@@ -8,8 +8,8 @@ Layers, surest first:
    a region are dead. Settled points are closed to the playouts.
 2. **Playouts.** For the remaining stones, :mod:`rulelab.life.playout` plays the
    position out many times; a stone whose colour keeps its point in fewer than half
-   of the playouts is dead, and one whose string keeps touching a shared liberty is
-   in seki (:mod:`rulelab.life.seki`).
+   of the playouts is dead. Seki stones survive them (neither side fills a shared
+   liberty); which stones are in seki is the scorer's to say, not the playouts'.
 3. **Corrections** where playouts are known to be weak: races the playouts could not
    decide inside a safely walled area (:mod:`rulelab.life.enclosure`), and groups
    shut in around one small eye space, which are read exactly
@@ -37,7 +37,6 @@ from rulelab.life.benson import pass_alive
 from rulelab.life.enclosure import settle_enclosed
 from rulelab.life.playout import SEKI_ROW, playout_counts
 from rulelab.life.reading import read_enclosed
-from rulelab.life.seki import seki_stones
 from rulelab.life.settle import unsettled_points
 from rulelab.position import BLACK, EMPTY, WHITE
 
@@ -72,8 +71,6 @@ class Estimate:
 
     dead: np.ndarray
     """bool ``(rows, cols)``: stones judged dead."""
-    seki: np.ndarray
-    """bool ``(rows, cols)``: live stones in seki."""
     proven: np.ndarray
     """bool ``(rows, cols)``: stones whose fate Benson's analysis proved."""
     survival: np.ndarray
@@ -82,7 +79,8 @@ class Estimate:
     empty points)."""
     seki_share: np.ndarray
     """float ``(rows, cols)``: share of playouts ending in seki at the point (a shared
-    liberty, or a stone whose string touches one)."""
+    liberty, or a stone whose string touches one): evidence that keeps the corrections
+    off seki, never a seki verdict."""
     flags: tuple[str, ...] = ()
     """Kills that need a ko: :data:`BENT_FOUR` in a corner (dead by the Japanese 1989
     rules, to be played out under others), :data:`KO_TO_KILL` elsewhere."""
@@ -114,7 +112,7 @@ def playout_shares(board: np.ndarray, playable: np.ndarray, to_move: int, n_play
 
 def estimate_life(board: np.ndarray, to_move: int = BLACK, *, n_playouts: int = N_PLAYOUTS,
                   seed: int = 0, stopped_early: bool = False) -> Estimate:
-    """Decide which stones of a finished board are dead, and which are in seki.
+    """Decide which stones of a finished board are dead.
 
     Parameters
     ----------
@@ -161,19 +159,27 @@ def estimate_life(board: np.ndarray, to_move: int = BLACK, *, n_playouts: int = 
         return estimate
     rest = estimate_life(np.where(captured, EMPTY, board).astype(np.int8), to_move,
                          n_playouts=n_playouts, seed=seed)
-    return Estimate(dead=rest.dead | captured, seki=rest.seki, proven=rest.proven,
+    return Estimate(dead=rest.dead | captured, proven=rest.proven,
                     survival=np.where(captured, 0.0, rest.survival), seki_share=rest.seki_share,
                     flags=rest.flags)
 
 
+def proof(board: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Benson's analysis with suicide legal, so it holds under every ruleset: ``(dead,
+    proven, settled)``, the stones it proves dead, those whose fate it proves, and every
+    point it settles (proven stones and pass-alive territory)."""
+    analysis = pass_alive(board, suicide_legal=True)
+    dead = (board != EMPTY) & (analysis.territory == 3 - board)
+    proven = analysis.alive | dead
+    return dead, proven, proven | (analysis.territory != EMPTY)
+
+
 def _proof(board: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Where every estimate starts: ``(dead, proven, playable, survival)`` from Benson's
-    analysis; the playouts keep off the points it settled."""
-    proof = pass_alive(board, suicide_legal=True)
-    dead = (board != EMPTY) & (proof.territory == 3 - board)
-    proven = proof.alive | dead
-    survival = np.where(board != EMPTY, proof.alive.astype(float), np.nan)
-    return dead, proven, ~(proven | (proof.territory != EMPTY)), survival
+    """Where every estimate starts: ``(dead, proven, playable, survival)`` from
+    :func:`proof`; the playouts keep off the points it settled."""
+    dead, proven, settled = proof(board)
+    survival = np.where(board != EMPTY, (proven & ~dead).astype(float), np.nan)
+    return dead, proven, ~settled, survival
 
 
 def _rough_estimate(board: np.ndarray, to_move: int, seed: int) -> Estimate | None:
@@ -185,8 +191,8 @@ def _rough_estimate(board: np.ndarray, to_move: int, seed: int) -> Estimate | No
     dead = dead | (guessed & (shares < 0.5))
     if unsettled_points(board, dead).sum() <= FAR_FROM_SETTLED * board.size:
         return None
-    return Estimate(dead=dead, seki=seki_stones(board, dead, seki_share), proven=proven,
-                    survival=np.where(guessed, shares, survival), seki_share=seki_share)
+    return Estimate(dead=dead, proven=proven, survival=np.where(guessed, shares, survival),
+                    seki_share=seki_share)
 
 
 def _estimate_in_place(board: np.ndarray, to_move: int, n_playouts: int, seed: int) -> Estimate:
@@ -211,5 +217,5 @@ def _estimate_in_place(board: np.ndarray, to_move: int, n_playouts: int, seed: i
                 seki_share[reading.stones | reading.space] = 0.0
                 if reading.needs_ko:
                     flags.append(BENT_FOUR if reading.in_corner else KO_TO_KILL)
-    return Estimate(dead=dead, seki=seki_stones(board, dead, seki_share), proven=proven,
-                    survival=survival, seki_share=seki_share, flags=tuple(sorted(set(flags))))
+    return Estimate(dead=dead, proven=proven, survival=survival, seki_share=seki_share,
+                    flags=tuple(sorted(set(flags))))

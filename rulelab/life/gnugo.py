@@ -123,7 +123,7 @@ class GnuGo(ExternalEngine):
         return reply[1:].strip()
 
     def decide_life(self, position: Position) -> Life:
-        """GNU Go's dead stones and seki for ``position`` (square boards up to 19×19)."""
+        """GNU Go's dead stones for ``position`` (square boards up to 19×19)."""
         board = position.board
         rows, cols = board.shape
         if rows != cols or rows > MAX_GNUGO_SIZE:
@@ -135,12 +135,9 @@ class GnuGo(ExternalEngine):
         for row, col in zip(*np.nonzero(board)):
             self.command(f"play {COLOUR_NAME[int(board[row, col])]} {gtp_vertex(row, col, rows)}")
         dead = np.zeros(board.shape, dtype=bool)
-        seki = np.zeros(board.shape, dtype=bool)
-        for status, mask in (("dead", dead), ("seki", seki)):
-            for row, col in parse_vertices(self.command(f"final_status_list {status}"), rows):
-                mask[row, col] = True
-        return Life(dead=dead & (board > 0), seki=seki & (board > 0), method="gnugo",
-                    confidence=1.0, finished=True)
+        for row, col in parse_vertices(self.command("final_status_list dead"), rows):
+            dead[row, col] = True
+        return Life(dead=dead & (board > 0), method="gnugo", confidence=1.0, finished=True)
 
 
 def gnugo_life(position: Position) -> Life:

@@ -4,9 +4,8 @@ KataGo's net predicts, for every point, who will own it at the end of the game. 
 chain is dead when the net gives its points away: its mean ownership seen from its
 own colour is below :data:`DEAD_MEAN`, or its worst point below :data:`DEAD_WORST`
 (KataGo's own rule for anticipated statuses). Whole chains only, never half a chain.
-The net never reports seki as such, so seki comes from rulelab's own test
-(:func:`rulelab.life.estimate.estimate_life` on the board without the dead stones), as for
-the players' marks; the scorer then finds the seki it counts by itself.
+The net never reports seki as such; as for the players' marks, the scorer finds seki
+on the board without the dead stones.
 
 One raw-net evaluation per position (``maxVisits`` 1) is what dead stones need and
 costs 1–5 s on two CPU cores; many positions are sent at once so the engine batches

@@ -18,14 +18,15 @@ class LifeError(RulelabError, ValueError):
 
 @dataclass(frozen=True, eq=False)
 class LifeVerdict(Life):
-    """A :class:`~rulelab.position.Life` with what territory scoring and reports need.
+    """A :class:`~rulelab.position.Life` with what the tables and the explanation of a
+    miss need besides the dead stones.
 
-    Scoring can use any ``Life``; these extra fields save it from recomputing them.
+    Scoring can use any ``Life``; these fields are stored in the run's life table.
     """
 
-    shared_liberties: np.ndarray | None = field(default=None)
-    """bool ``(rows, cols)``: empty points (dead stones removed) next to seki stones
-    of both colours, counted for nobody under territory rules."""
+    proven: np.ndarray | None = field(default=None)
+    """bool ``(rows, cols)``: stones whose fate Benson's analysis proves, which no
+    explanation of a miss may flip."""
     unsettled: int = 0
     """Points where a move would still change the count (open borders, liberties of
     live strings in atari); 0 for a settled position."""

@@ -1,7 +1,8 @@
 """Resumable, incremental runs: every unit's rows checkpointed as a part file.
 
 A run cuts its inputs into units (:mod:`rulelab.pipeline.units`) and passes each through a
-chain of stages (games, then scores), each making one table's rows for the unit. The
+chain of stages (games, then scores and life), each making one table's rows for the unit,
+or several tables' from the same work (one part each, under the same key). The
 rows are written by whichever worker made them to ``DIR/parts/<table>/<key>.parquet``
 under a temporary name, synced to disk and renamed into place, beside a sidecar
 ``<key>.check`` holding the part's row count and SHA-256. A part is reused only when it
@@ -29,7 +30,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -52,7 +53,8 @@ class Stage:
 
     ``build`` turns the unit's input files (first stage) or the previous stage's rows
     (later stages) into this table's rows; it must be a picklable module-level
-    function (or a ``functools.partial`` of one), since workers run it.
+    function (or a ``functools.partial`` of one), since workers run it. A stage that
+    makes tables ``beside`` its own returns, per batch, a mapping from each table to its rows.
     """
 
     table: str
@@ -64,6 +66,9 @@ class Stage:
     """Versions of the libraries the rows depend on (recorded in the key)."""
     reads: tuple[str, ...] | None = None
     """The columns of the previous stage's table that ``build`` uses (None: all)."""
+    beside: tuple[tuple[str, pa.Schema], ...] = ()
+    """Further tables ``build`` makes from the same rows, with their schemas; the next
+    stage reads this stage's own table."""
     code: str = field(init=False)
     """:func:`code_fingerprint` of ``build``'s module where the stage was made (the client)."""
 
@@ -72,6 +77,15 @@ class Stage:
 
     def _module(self) -> str:
         return getattr(self.build, "func", self.build).__module__
+
+    @property
+    def outputs(self) -> dict[str, pa.Schema]:
+        """Every table the stage makes, its own first, with its schema."""
+        return {self.table: self.schema, **dict(self.beside)}
+
+    def by_table(self, rows) -> Mapping[str, list[dict]]:
+        """One batch of ``build``'s rows as a mapping from each output table to its rows."""
+        return rows if self.beside else {self.table: rows}
 
     @property
     def salt(self) -> str:
@@ -104,6 +118,10 @@ class PartStore:
     def is_whole(self, table: str, key: str) -> bool:
         """Whether the part of ``key`` is on disk as it was written (see :func:`part_is_whole`)."""
         return part_is_whole(self.path(table, key))
+
+    def has_parts(self, stage: Stage, key: str) -> bool:
+        """Whether every table of ``stage`` has its part of ``key`` whole."""
+        return all(self.is_whole(table, key) for table in stage.outputs)
 
     def read(self, table: str, key: str, columns: list[str] | None = None) -> pa.Table:
         return pq.read_table(self.path(table, key), columns=columns)
@@ -152,34 +170,56 @@ def part_is_whole(path: str | os.PathLike) -> bool:
         return False
 
 
-def write_part(path: str, batches: Iterable[list[dict]], schema: pa.Schema) -> int:
-    """Write one part from batches of rows, so that it appears whole or not at all; rows written.
+def part_paths(stage: Stage, path: str | os.PathLike) -> dict[str, Path]:
+    """The part of each table of ``stage`` beside ``path``, the part of its own table
+    (``parts/<table>/<key>.parquet``: the same key in each table's folder)."""
+    own = Path(path)
+    return {table: own.parent.parent / table / own.name for table in stage.outputs}
 
-    The part is synced to disk before it is renamed into place, after its sidecar: a
+
+def write_parts(paths: Mapping[str, Path], schemas: Mapping[str, pa.Schema],
+                batches: Iterable[Mapping[str, list[dict]]]) -> dict[str, int]:
+    """Write one part per table from batches of rows by table, so that each appears whole
+    or not at all; rows written per table.
+
+    Each part is synced to disk before it is renamed into place, after its sidecar: a
     part is never found without the sidecar that vouches for it. Neither the sidecar nor
     the renames are synced on their own: whatever a power cut loses of them, the part
-    no longer matches its check and is made again. The temporary names are unique to
-    this write: two workers making the same part (a task retried after its worker was
-    lost) never write into each other's files.
+    no longer matches its check and is made again (with the other parts of its stage,
+    which are reused only all together). The temporary names are unique to this write:
+    two workers making the same part (a task retried after its worker was lost) never
+    write into each other's files.
     """
-    final = Path(path)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    stem = f".{final.name}.{uuid.uuid4().hex}"
-    tmp, tmp_check = final.with_name(f"{stem}.tmp"), final.with_name(f"{stem}.check.tmp")
-    count = 0
+    stem = uuid.uuid4().hex
+    tmp = {table: path.with_name(f".{path.name}.{stem}.tmp") for table, path in paths.items()}
+    counts = dict.fromkeys(paths, 0)
+    with contextlib.ExitStack() as stack:
+        stack.callback(lambda: [file.unlink(missing_ok=True) for file in tmp.values()])
+        for path in paths.values():
+            path.parent.mkdir(parents=True, exist_ok=True)
+        writers = {table: stack.enter_context(pq.ParquetWriter(tmp[table], schemas[table], compression="zstd"))
+                   for table in paths}
+        for batch in batches:
+            for table, rows in batch.items():
+                writers[table].write_table(pa.Table.from_pylist(rows, schema=schemas[table]))
+                counts[table] += len(rows)
+        for writer in writers.values():
+            writer.close()
+        for table, path in paths.items():
+            _publish_part(tmp[table], path, counts[table])
+    return counts
+
+
+def _publish_part(tmp: Path, final: Path, rows: int) -> None:
+    """Rename a written part into place after its sidecar (see :func:`write_parts`)."""
+    sync_file(tmp)
+    tmp_check = tmp.with_suffix(".check.tmp")
     try:
-        with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
-            for rows in batches:
-                writer.write_table(pa.Table.from_pylist(rows, schema=schema))
-                count += len(rows)
-        sync_file(tmp)
-        tmp_check.write_text(json.dumps({"rows": count, "sha256": _sha256(tmp)}))
+        tmp_check.write_text(json.dumps({"rows": rows, "sha256": _sha256(tmp)}))
         os.replace(tmp_check, _check_path(final))
         os.replace(tmp, final)
     finally:
-        tmp.unlink(missing_ok=True)
         tmp_check.unlink(missing_ok=True)
-    return count
 
 
 LOCK_FILE = ".rulelab.lock"
@@ -223,7 +263,7 @@ class UnitWork:
     size: int
     """Bytes of file content in ``items``."""
     steps: tuple[tuple[Stage, str, bool], ...]
-    """``(stage, part path, make it)``, up to the last stage to make."""
+    """``(stage, path of the part of its own table, make it)``, up to the last stage to make."""
 
 
 def run_unit(work: UnitWork) -> dict[str, int]:
@@ -245,7 +285,7 @@ def run_unit(work: UnitWork) -> dict[str, int]:
             previous = pq.ParquetFile(work.steps[number - 1][1])
             batches = (stage.build(batch.to_pylist())
                        for batch in previous.iter_batches(SLICE_ROWS, columns=stage.reads))
-        made[stage.table] = write_part(path, batches, stage.schema)
+        made.update(write_parts(part_paths(stage, path), stage.outputs, map(stage.by_table, batches)))
     return made
 
 
@@ -272,7 +312,7 @@ def run_units(units: Iterable[Unit], stages: Sequence[Stage], store: PartStore, 
     each table made for a unit, and the rows of a first-stage part found already made,
     so a resumed run counts every game.
     """
-    result = RunResult(keys={stage.table: [] for stage in stages})
+    result = RunResult(keys={table: [] for stage in stages for table in stage.outputs})
     scheduled: set[str] = set()
 
     def works() -> Iterator[UnitWork]:
@@ -282,9 +322,10 @@ def run_units(units: Iterable[Unit], stages: Sequence[Stage], store: PartStore, 
             key = unit.digest
             for stage in stages:
                 key = derive_key(stage.salt, key)
-                result.keys[stage.table].append(key)
+                for table in stage.outputs:
+                    result.keys[table].append(key)
                 path = store.path(stage.table, key)
-                make = path.name not in scheduled and not store.is_whole(stage.table, key)
+                make = path.name not in scheduled and not store.has_parts(stage, key)
                 scheduled.add(path.name)
                 steps.append((stage, str(path), make))
             todo = [number for number, (_, _, make) in enumerate(steps) if make]

@@ -84,12 +84,15 @@ def copies_of_games(games: pa.Table) -> dict[str, list[str | None]]:
     return copies
 
 
-def mark_score_copies(tables: Iterable[pa.Table], copies: dict[str, list[str | None]]) -> Iterator[pa.Table]:
-    """Consecutive pieces of a scores table with ``duplicate_of`` filled in.
+def mark_copies(tables: Iterable[pa.Table], copies: dict[str, list[str | None]],
+                by: tuple[str, ...] = ("game_id", "ruleset", "komi_source")) -> Iterator[pa.Table]:
+    """Consecutive pieces of a table made from the games table (scores, life) with
+    ``duplicate_of`` filled in.
 
-    A game's rows under one ruleset and komi source come in the order of its copies in
-    the games table, so the k-th such row belongs to the k-th copy and takes its pointer.
-    ``copies`` is :func:`copies_of_games` of that games table.
+    A game's rows of one kind (the columns ``by``: in the scores table one ruleset and
+    komi source) come in the order of its copies in the games table, so the k-th such
+    row belongs to the k-th copy and takes its pointer. ``copies`` is
+    :func:`copies_of_games` of that games table.
     """
     seen: dict[tuple, int] = {}
     wanted = pa.array(list(copies), pa.string())
@@ -97,7 +100,7 @@ def mark_score_copies(tables: Iterable[pa.Table], copies: dict[str, list[str | N
         rows = pc.indices_nonzero(pc.is_in(table["game_id"], wanted)).to_pylist()
         if rows:
             pointers = [None] * table.num_rows
-            picked = table.select(["game_id", "ruleset", "komi_source"]).take(rows).to_pylist()
+            picked = table.select(list(by)).take(rows).to_pylist()
             for row, key in zip(rows, picked):
                 k = seen.get(tuple(key.values()), 0)
                 seen[tuple(key.values())] = k + 1

@@ -5,8 +5,10 @@ stones usually gives the recorded margin exactly, and what that block looks like
 what kind of miss it is: stones the players left on the board although they were dead
 (a slip in the record, not an error of the estimator), a race the playouts could not
 decide, a seki misread, a board the players stopped before it was settled.
-:func:`explain_miss` re-decides life as the scoring run did, tries every such flip under
-the record's rules and komi, and names the miss's class (:data:`MISS_CLASSES`).
+:func:`explain_miss` takes the verdict the scoring run stored, tries every such flip under
+the record's rules and komi, and names the miss's class (:data:`MISS_CLASSES`) from what
+the playouts say of the flipped block (its survival and seki shares: evidence the life
+table does not keep, so they are played again, the verdict is not decided again).
 
 A *block* is an 8-connected set of stones of one colour with one verdict: a stone in
 atari inside enemy territory and its diagonal neighbour are one decision for the
@@ -24,7 +26,7 @@ import numpy as np
 from scipy import ndimage
 
 from rulelab.errors import RulesError
-from rulelab.life import LifeVerdict, decide_life, estimate_life
+from rulelab.life import estimate_life
 from rulelab.position import BLACK, COLOUR_NAME, WHITE, Life, Position
 from rulelab.rules import Ruleset
 from rulelab.scoring import score_all
@@ -42,7 +44,7 @@ SEKI_SHARE = 0.3
 seki misread. On the KGS 2001 and 2017 misses, the blocks read by hand as seki had
 shares of 0.44 to 0.89, and no other exactly fixing block more than 0.30."""
 UNFINISHED_POINTS = 10
-"""Open points (:attr:`~rulelab.life.LifeVerdict.unsettled`) from which a board counts as
+"""Open points (``unsettled`` of the stored verdict) from which a board counts as
 stopped before the end: a finished game may keep a few points where a move still
 matters, but ten or more are open borders or races, where no verdict is the players'
 agreement even when one flip happens to match the result."""
@@ -105,7 +107,7 @@ class Explanation:
     """What explains one miss: the best flip, if any helps, and the miss's class."""
 
     difference: float
-    """Computed minus recorded margin under the re-decided verdict, before any flip."""
+    """Computed minus recorded margin under the run's verdict, before any flip."""
     unsettled: int
     """Open points of the position under that verdict."""
     fix: Flip | None
@@ -128,22 +130,23 @@ class Explanation:
         }
 
 
-def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
-                 life_method: str = "auto", *, record_problem: bool = False,
-                 second_opinion_exact: bool = False, rng_seed: int = 0) -> Explanation:
+def explain_miss(position: Position, verdict, ruleset: Ruleset, recorded_margin: float, *,
+                 record_problem: bool = False, second_opinion_exact: bool = False,
+                 rng_seed: int = 0) -> Explanation:
     """Find the one block whose verdict, flipped, comes closest to the recorded margin.
 
     Parameters
     ----------
     position : Position
         The game's final position.
+    verdict : rulelab.store.life.StoredLife or rulelab.life.LifeVerdict
+        The verdict the run scored: its ``dead`` stones, the ``proven`` ones (never
+        flipped) and its ``unsettled`` points.
     ruleset : Ruleset
         The record's rules at the record's komi, as its server counts them, open dame
         included (:func:`rulelab.pipeline.score.record_ruleset`).
     recorded_margin : float
         The recorded result, positive when Black won.
-    life_method : {'auto', 'estimate', 'markup', 'gnugo', 'katago'}
-        How the scoring run decided life; the verdict is decided again the same way.
     record_problem : bool
         The recorded result itself looks at fault (an inverted winner, a margin of
         impossible parity by this verdict's count): the class says so whatever the
@@ -152,7 +155,7 @@ def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
         Another backend's verdict reproduces the record exactly, so no class blames
         the record or the count (:data:`SECOND_OPINION`).
     rng_seed : int
-        Seed of the playouts, as in the scoring run.
+        Seed of the playouts that weigh each block, as in the scoring run.
 
     Returns
     -------
@@ -163,14 +166,13 @@ def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
     RulesError
         ``ruleset`` is not a :class:`~rulelab.rules.Ruleset` or ``recorded_margin`` is
         not a finite number.
-    rulelab.life.LifeError
-        For a position, method or seed :func:`rulelab.life.decide_life` refuses.
 
     Examples
     --------
     A black stone in atari inside White's area, which the players counted as alive
     (Black +13 instead of +5):
 
+    >>> from rulelab.life import decide_life
     >>> from rulelab.rules import get_ruleset
     >>> position = Position.from_diagram('''
     ... . . . X O . .
@@ -180,7 +182,7 @@ def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
     ... . . . X O O .
     ... ''', to_move=WHITE)
     >>> chinese = get_ruleset("chinese").with_komi(0)
-    >>> explained = explain_miss(position, chinese, recorded_margin=13)
+    >>> explained = explain_miss(position, decide_life(position), chinese, recorded_margin=13)
     >>> explained.difference, explained.fix.kind, explained.fix.sgf_point
     (-8.0, 'alive', 'fd')
     >>> explained.miss_class
@@ -193,13 +195,13 @@ def explain_miss(position: Position, ruleset: Ruleset, recorded_margin: float,
     if not number or not math.isfinite(recorded_margin):
         raise RulesError(f"The 'recorded_margin' parameter of explain_miss() must be a finite "
                          f"number; got {recorded_margin!r}")
-    verdict = decide_life(position, life_method, rng_seed=rng_seed)
-    # The estimate the run's verdict grew from (for markup and GNU Go, the playouts' view).
+    # What the playouts say of each block (for an estimated verdict, the estimate it grew
+    # from; for markup and the engines, the playouts' view).
     estimate = estimate_life(position.board, position.to_move, seed=rng_seed,
                              stopped_early=position.stopped_early)
     difference = _margin(position, verdict, ruleset) - recorded_margin
     fixes = []
-    for kind, colour, block in _flips(position.board, verdict, estimate.proven):
+    for kind, colour, block in _flips(position.board, verdict, verdict.proven):
         remaining = _margin(position, _flipped(verdict, kind, block), ruleset) - recorded_margin
         if abs(remaining) < abs(difference):
             fixes.append(Flip(kind=kind, colour=colour, stones=int(block.sum()),
@@ -281,12 +283,12 @@ def _flips(board: np.ndarray, verdict: Life,
                 yield kind, colour, blocks == label
 
 
-def _flipped(verdict: LifeVerdict, kind: str, block: np.ndarray) -> Life:
-    """The verdict with ``block`` made ``kind``; a flipped block is in no seki."""
+def _flipped(verdict: Life, kind: str, block: np.ndarray) -> Life:
+    """The verdict with ``block`` made ``kind``."""
     dead = verdict.dead.copy()
     dead[block] = kind == "dead"
-    return Life(dead=dead, seki=verdict.seki & ~block, method=verdict.method,
-                confidence=verdict.confidence, finished=verdict.finished)
+    return Life(dead=dead, method=verdict.method, confidence=verdict.confidence,
+                finished=verdict.finished)
 
 
 def _margin(position: Position, life: Life, ruleset: Ruleset) -> float:

@@ -1,7 +1,9 @@
-"""Score a run: the games table → the scores table (one row per game × ruleset).
+"""Score a run: the games table → the scores table (one row per game × ruleset) and the
+life table (one row per game: its verdict and the scorer's point classes under it).
 
 Positions come from the games table, never from a new replay. Each game's dead stones
-are decided once and reused for every ruleset; so is the region analysis of the board.
+are decided once and reused for every ruleset, and stored (:mod:`rulelab.store.life`) so
+that nothing later decides them again; so is the region analysis of the board.
 """
 
 from __future__ import annotations
@@ -21,24 +23,19 @@ from rulelab.errors import InputError, RulelabError, RulesError, raise_if_interr
 from rulelab.life import LifeVerdict, check_method, decide_life, decide_lives
 from rulelab.life.katago import find_katago
 from rulelab.pipeline.checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
-from rulelab.pipeline.duplicates import copies_of_games, mark_score_copies
+from rulelab.pipeline.duplicates import copies_of_games, mark_copies
 from rulelab.pipeline.engines import open_engine
 from rulelab.pipeline.ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
-from rulelab.position import BLACK, EMPTY, WHITE, Position
+from rulelab.position import Position
 from rulelab.read.sources import ReadStats
 from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out, server_ruleset,
                            with_source_dame)
-from rulelab.scoring import ScoreBreakdown, score_all
-from rulelab.store.layout import GAMES_FILE, MANIFEST_FILE, SCORES_FILE
+from rulelab.scoring import ScoreBreakdown, analyse, score_all
+from rulelab.store.layout import GAMES_FILE, LIFE_FILE, MANIFEST_FILE, SCORES_FILE
+from rulelab.store.life import LIFE_SCHEMA, life_row
+from rulelab.store.positions import POSITION_COLUMNS, position_from_row
 from rulelab.store.tables import read_frame, read_provenance, write_json_atomic
 
-COLOUR = {"B": BLACK, "W": WHITE, None: EMPTY}
-POSITION_COLUMNS = [
-    "game_id", "status", "board", "board_rows", "board_cols", "territory_marks",
-    "captured_black", "captured_white", "placed_black", "placed_white", "passes_black",
-    "passes_white", "to_move", "last_placer", "ko_point", "handicap", "komi", "rules", "source",
-    "ended_by_passes", "illegal_move_count",
-]
 def _scores_schema() -> pa.Schema:
     """game_id and komi_source, one column per ScoreBreakdown field typed by its annotation,
     how the record ended, ``duplicate_of`` (as in the games table), and ``error`` (null
@@ -58,28 +55,6 @@ def _scores_schema() -> pa.Schema:
 
 
 SCORES_SCHEMA = _scores_schema()
-
-
-def position_from_row(row: dict) -> Position:
-    """Rebuild the final position stored in a games-table row."""
-    rows, cols = int(row["board_rows"]), int(row["board_cols"])  # floats beside a failed game
-    marks = row["territory_marks"]
-    ko = row["ko_point"]
-    return Position(
-        board=Position.board_from_bytes(row["board"], rows, cols),
-        captured_black=row["captured_black"],
-        captured_white=row["captured_white"],
-        placed_black=row["placed_black"],
-        placed_white=row["placed_white"],
-        passes_black=row["passes_black"],
-        passes_white=row["passes_white"],
-        to_move=COLOUR[row["to_move"]],
-        last_placer=COLOUR[row["last_placer"]],
-        ko_point=None if pd.isna(ko) else divmod(int(ko), cols),  # NaN from a pandas row
-        handicap=0 if pd.isna(row["handicap"]) else int(row["handicap"]),
-        territory_marks=None if marks is None else Position.board_from_bytes(marks, rows, cols),
-        ended_by_passes=None if pd.isna(row["ended_by_passes"]) else bool(row["ended_by_passes"]),
-    )
 
 
 def record_ruleset(row: dict, assume_rules: str | None = None,
@@ -150,8 +125,10 @@ def _board_settled(position: Position, verdict) -> bool:
 
 
 def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi: float | None,
-                 assume_rules: str | None = None, playout: str = "captured") -> list[dict]:
-    out = []
+                 assume_rules: str | None = None, playout: str = "captured") -> dict[str, list[dict]]:
+    """The scores and life rows of a batch of games rows (a game that cannot be scored
+    has error rows in the scores table and no life row)."""
+    out, lives = [], []
     rows = [row for row in rows if row["status"] == "ok"]
     verdicts = _batch_verdicts(rows, life)
     for row, verdict in zip(rows, verdicts):
@@ -160,8 +137,11 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
         illegal = bool(row["illegal_move_count"])
         counted = [with_source_dame(r, row["source"]) for r in rulesets]  # the dame as its source leaves them
         try:
-            scored = score_game(position_from_row(row), counted, life=life, record=record, komi=komi,
+            position = position_from_row(row)
+            verdict = verdict or decide_life(position, life)
+            scored = score_game(position, counted, life=life, record=record, komi=komi,
                                 verdict=verdict)
+            lives.append(life_row(row["game_id"], verdict, analyse(position, verdict)))
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
             scored = failed_scores(rulesets, record, error, komi)
@@ -169,7 +149,7 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
             # A record with illegal moves did not reach its end by the rules, however it stopped.
             entry["finished"] = entry.get("finished") and not illegal
             out.append({"game_id": row["game_id"], **entry, "has_illegal_moves": illegal})
-    return out
+    return {"scores": out, "life": lives}
 
 
 def _batch_verdicts(rows: list[dict], life: str) -> list[LifeVerdict | None]:
@@ -240,7 +220,8 @@ def _check_inputs_unchanged(out: Path, recorded: dict | None, read: list[dict], 
 
 def scores_stage(rulesets: Sequence[Ruleset], life: str, komi: float | None,
                  assume_rules: str | None = None, playout: str = "captured") -> Stage:
-    """The scores table made unit by unit: a unit's games rows → one row per ok game × ruleset.
+    """The scores table made unit by unit: a unit's games rows → one row per ok game ×
+    ruleset, and beside it the life table (one row per game scored).
 
     KataGo's files are among the options, so the tables say which engine and net decided
     life, and a run with other files makes its parts again (a missing engine stops it here).
@@ -252,7 +233,8 @@ def scores_stage(rulesets: Sequence[Ruleset], life: str, komi: float | None,
     return Stage("scores", SCORES_SCHEMA,
                  partial(_score_batch, rulesets=rulesets, life=life, komi=komi,
                          assume_rules=assume_rules, playout=playout),
-                 options, environment(), reads=tuple(POSITION_COLUMNS))
+                 options, environment(), reads=tuple(POSITION_COLUMNS),
+                 beside=(("life", LIFE_SCHEMA),))
 
 
 def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None = None,
@@ -260,7 +242,8 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
           force: bool = False, progress: bool = False, engine: str = "local",
           scheduler: str | None = None, assume_rules: str | None = None,
           playout: str = "captured") -> dict:
-    """Ingest (or reuse the ingest in ``out``) and write ``out/scores.parquet``.
+    """Ingest (or reuse the ingest in ``out``) and write ``out/scores.parquet`` and
+    ``out/life.parquet``.
 
     Every ok game is scored under each ruleset (every preset by default) at its
     standard komi, with ``komi`` also at that komi (``komi_source='user'``), and under
@@ -293,9 +276,9 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
         assume_rules = get_ruleset(assume_rules).name
     stage = scores_stage(rulesets, life, komi, assume_rules, playout)
     recorded = _recorded_ingest(out, paths)
-    finished = [SCORES_FILE] if recorded else [GAMES_FILE, MANIFEST_FILE, SCORES_FILE]
+    finished = [SCORES_FILE, LIFE_FILE] if recorded else [GAMES_FILE, MANIFEST_FILE, SCORES_FILE, LIFE_FILE]
     if recorded and _scored_with(out, stage.options):
-        finished.remove(SCORES_FILE)
+        finished = [name for name in finished if name not in (SCORES_FILE, LIFE_FILE)]
     check_output_folder(paths, out, finished, force)
     out.mkdir(parents=True, exist_ok=True)
     with run_lock(out):
@@ -328,8 +311,11 @@ def _score_into(out: Path, paths: list[str], stage: Stage, recorded: dict | None
     meta = provenance("score", stats.inputs, stage.options)
     copies = copies_of_games(pq.read_table(out / GAMES_FILE, columns=["game_id", "duplicate_of"]))
     count = publish_table(store, "scores", keys, out / SCORES_FILE, SCORES_SCHEMA, meta,
-                          lambda groups: mark_score_copies(groups, copies))
-    store.prune("scores", keys)
+                          lambda groups: mark_copies(groups, copies))
+    lives = publish_table(store, "life", keys, out / LIFE_FILE, LIFE_SCHEMA, meta,
+                          lambda groups: mark_copies(groups, copies, by=("game_id",)))
+    for table in ("scores", "life"):
+        store.prune(table, keys)
     manifest["score"] = {
         "options": stage.options,
         "rows": count,
@@ -337,9 +323,10 @@ def _score_into(out: Path, paths: list[str], stage: Stage, recorded: dict | None
         "environment": environment(),
         "units": run.summary("scores"),
     }
-    manifest["tables"]["scores"] = SCORES_FILE
-    manifest["counts"]["scores_rows"] = count
-    manifest["parts"]["scores"] = table_digest(keys, meta)
+    manifest["tables"].update(scores=SCORES_FILE, life=LIFE_FILE)
+    manifest["counts"].update(scores_rows=count, life_rows=lives)
+    digest = table_digest(keys, meta)  # both tables are assembled from parts of the same keys
+    manifest["parts"].update(scores=digest, life=digest)
     write_json_atomic(out / MANIFEST_FILE, manifest)
     return manifest
 

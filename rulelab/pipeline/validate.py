@@ -21,10 +21,12 @@ from rulelab.errors import RulesError
 from rulelab.life import GnuGoError, KataGoError, LifeError, decide_life, decide_lives
 from rulelab.pipeline.explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
 from rulelab.pipeline.progress import counted
-from rulelab.pipeline.score import POSITION_COLUMNS, position_from_row, record_ruleset, score
+from rulelab.pipeline.score import record_ruleset, score
 from rulelab.rules import get_ruleset
 from rulelab.scoring import score_all
 from rulelab.store.layout import GAMES_FILE, SCORES_FILE
+from rulelab.store.life import read_verdicts
+from rulelab.store.positions import POSITION_COLUMNS, position_from_row
 from rulelab.store.tables import write_json_atomic
 
 VALIDATION_FILE = "validation.parquet"
@@ -181,24 +183,25 @@ def _verdict_or_none(position, method: str):
         return None
 
 
-def explain_misses(misses: pd.DataFrame, games_file: Path, life: str,
-            assume_rules: str | None = None, progress: bool = False) -> pd.DataFrame:
+def explain_misses(misses: pd.DataFrame, run: Path, assume_rules: str | None = None,
+                   progress: bool = False) -> pd.DataFrame:
     """The columns of :data:`EXPLANATION_TYPES` for each miss (a :func:`compare` row), in order.
 
-    Each position is read back from the games table and its life decided again with the
-    run's method, so the explanation is that of the verdict the run scored. Misses with a
+    Each position is read back from the run's games table and its verdict from its life
+    table, so the explanation is that of the verdict the run scored. Misses with a
     second opinion (:func:`second_opinion`) that reproduces the record exactly are never
     put in a class that blames the record or the count: a life verdict fixes them.
     ``progress`` shows a bar on a terminal.
     """
-    rows = _position_rows(games_file, misses.game_id.tolist())
+    rows = _position_rows(run / GAMES_FILE, misses.game_id.tolist())
+    verdicts = read_verdicts(run, misses.game_id.tolist())
     second_exact = misses.second_exact if "second_exact" in misses else pd.Series(False, misses.index)
     records = []
     explaining = counted(misses.itertuples(index=False), len(misses), "explaining misses", progress)
     for miss, reproduced in zip(explaining, second_exact):
         row = rows[miss.game_id]
-        explained = explain_miss(position_from_row(row), record_ruleset(row, assume_rules)[1],
-                                 miss.recorded_margin, life,
+        explained = explain_miss(position_from_row(row), verdicts[miss.game_id],
+                                 record_ruleset(row, assume_rules)[1], miss.recorded_margin,
                                  record_problem=miss.likely_cause in RECORD_CAUSES,
                                  second_opinion_exact=bool(reproduced))
         records.append(explained.to_record())
@@ -246,7 +249,7 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
         table = second_opinion(table, out / GAMES_FILE, second, assume_rules)
     started = time.perf_counter()
     misses = table.loc[~table.exact]
-    explained = explain_misses(misses, out / GAMES_FILE, life, assume_rules, progress)
+    explained = explain_misses(misses, out, assume_rules, progress)
     misses = pd.concat([misses, explained], axis=1)
     seconds = time.perf_counter() - started
     misses.reset_index(drop=True).to_parquet(out / VALIDATION_FILE, index=False)

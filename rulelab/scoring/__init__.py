@@ -8,9 +8,9 @@ Counting happens in two steps. :func:`analyse` classifies every point of the
 board once for a life verdict (stone, territory, eye of a group in seki, point
 owed to a protective move, seki liberty, open dame); a ruleset then only adds up
 classes, so :func:`score_all` scores one position under many rulesets for the
-price of one analysis. The verdict's ``Life.seki`` is not read: an open dame
-between live groups is no seki, since either side can fill it safely, yet
-playouts on a record that stops with the dame open may call such groups seki.
+price of one analysis. A verdict names dead stones only; seki is what the analysis
+finds on the board (:attr:`BoardAnalysis.seki`), the one definition the tables keep:
+an open dame between live groups is no seki, since either side can fill it safely.
 
 The modules, each one job, from the bottom up:
 

@@ -23,6 +23,9 @@ class BoardAnalysis:
 
     classes: np.ndarray
     """int8 ``(rows, cols)``: one of the class constants (``TERRITORY_B``, ``OWED_W``, ...)."""
+    seki: np.ndarray
+    """bool ``(rows, cols)``: stones in seki, those of chains touching a seki liberty (the
+    one definition of seki: the verdict's seki is this, under the verdict)."""
     counts: tuple[int, ...]
     """How many points fall in each class, indexed by class."""
     dead_black: int
@@ -51,7 +54,7 @@ def analyse(position: Position, life: Life, remove_dead: bool = True) -> BoardAn
     position : Position
         The final position, dead stones still on the board.
     life : Life
-        Which stones are dead (seki is read from the board, not from ``life.seki``).
+        Which stones are dead (seki is read from the board).
     remove_dead : bool
         False counts every stone as it stands (Tromp–Taylor).
 
@@ -81,20 +84,19 @@ def analyse(position: Position, life: Life, remove_dead: bool = True) -> BoardAn
 def analyse_board(life: Life, board: np.ndarray, remove_dead: bool) -> BoardAnalysis:
     """:func:`analyse` of a board :func:`checked_board` returned."""
     dead = life.dead.astype(bool, copy=False)
-    classes, numbers = classify_board(board, dead, remove_dead)
+    classes, numbers, seki = classify_board(board, dead, remove_dead)
     counts, rest = numbers[: len(CLASS_NAMES)].tolist(), numbers[len(CLASS_NAMES) :].tolist()
-    return BoardAnalysis(classes, tuple(counts), *rest)
+    return BoardAnalysis(classes, seki, tuple(counts), *rest)
 
 
 def checked_board(position: Position, life: Life) -> np.ndarray:
-    """The int8 board of ``position``, once it and the masks of ``life`` are well formed."""
+    """The int8 board of ``position``, once it and the dead mask of ``life`` are well formed."""
     board = np.asarray(position.board)
     if board.ndim != 2 or 0 in board.shape:
         raise GameError(f"A board must be a non-empty 2-D array; got shape {board.shape}")
     if board.min() < EMPTY or board.max() > WHITE:
         raise GameError("A board may hold only 0 (empty), 1 (black) and 2 (white)")
-    for mask in ("dead", "seki"):
-        shape = np.shape(getattr(life, mask))
-        if shape != board.shape:
-            raise GameError(f"Life.{mask} has shape {shape}, the board {board.shape}")
+    shape = np.shape(life.dead)
+    if shape != board.shape:
+        raise GameError(f"Life.dead has shape {shape}, the board {board.shape}")
     return board.astype(np.int8, copy=False)

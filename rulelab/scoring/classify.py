@@ -57,7 +57,8 @@ def classify(b, nb, dead_colour):
     colours in dead_colour) are removed.
 
     Returns the class of each point, the stone-scoring tax of each colour
-    (index 1, 2), and the per-seki division of shared liberties (pairs, odd points).
+    (index 1, 2), the per-seki division of shared liberties (pairs, odd points), and
+    the stones in seki (of chains touching a seki liberty on both filled boards).
     """
     n = b.size
     owner = region_owners(b, nb)
@@ -105,7 +106,7 @@ def classify(b, nb, dead_colour):
         else:
             classes[p] = OPEN_DAME
 
-    return classes, tax, seki_shares(in_seki, seki_liberty, nb)
+    return classes, tax, seki_shares(in_seki, seki_liberty, nb), in_seki & ((b == BLACK) | (b == WHITE))
 
 
 @numba.njit(cache=True)
@@ -136,10 +137,10 @@ def _groups(b, nb, owner, in_seki):
 
 @numba.njit(cache=True)
 def classify_board(board, dead, remove_dead):
-    """Pad a ``(rows, cols)`` board, classify it, and count: the classes of the board
-    and, in one array, the count of each class followed by dead_black, dead_white,
+    """Pad a ``(rows, cols)`` board, classify it, and count: the classes of the board;
+    in one array, the count of each class followed by dead_black, dead_white,
     dead_in_seki_black, dead_in_seki_white, tax_black, tax_white, seki_pairs and
-    seki_odd (the fields of BoardAnalysis)."""
+    seki_odd (the fields of BoardAnalysis); and the stones in seki."""
     rows, cols = board.shape
     stride = cols + 2
     padded = np.full((rows + 2) * stride, WALL, np.int8)
@@ -154,16 +155,18 @@ def classify_board(board, dead, remove_dead):
             else:
                 padded[p] = v
     neighbours = np.array([-stride, stride, -1, 1], np.int64)
-    flat, tax, shares = classify(padded, neighbours, dead_colour)
+    flat, tax, shares, flat_seki = classify(padded, neighbours, dead_colour)
 
     n_classes = len(CLASS_NAMES)
     numbers = np.zeros(n_classes + 8, np.int64)
     classes = np.empty((rows, cols), np.int8)
+    seki = np.zeros((rows, cols), np.bool_)
     for r in range(rows):
         for c in range(cols):
             p = (r + 1) * stride + c + 1
             k = flat[p]
             classes[r, c] = k
+            seki[r, c] = flat_seki[p]
             numbers[k] += 1
             colour = dead_colour[p]
             if colour != EMPTY:
@@ -174,4 +177,4 @@ def classify_board(board, dead, remove_dead):
     numbers[n_classes + 5] = tax[WHITE]
     numbers[n_classes + 6] = shares[0]
     numbers[n_classes + 7] = shares[1]
-    return classes, numbers
+    return classes, numbers, seki

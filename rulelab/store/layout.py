@@ -7,7 +7,10 @@ run folder need not load the SGF reader or the scorer to find its tables.
 
 GAMES_FILE = "games.parquet"
 SCORES_FILE = "scores.parquet"
+LIFE_FILE = "life.parquet"
 MANIFEST_FILE = "manifest.json"
 
 RUN_TABLES = {"games": GAMES_FILE, "scores": SCORES_FILE}
-"""The tables of a run folder: table name → file name."""
+"""The tables every scored run folder has: table name → file name."""
+OPTIONAL_TABLES = {"life": LIFE_FILE}
+"""Tables a scored run folder has unless it was scored before they existed."""

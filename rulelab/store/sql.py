@@ -4,7 +4,7 @@ The views read the files in place, so a query over millions of rows never loads
 them into pandas first; only the answer comes back as a DataFrame.
 
 A query sees the run's tables and nothing else: DuckDB's access to files is turned off
-(only the two tables may be read), no extension can be installed or loaded, and the
+(only the run's tables may be read), no extension can be installed or loaded, and the
 configuration is locked so a query cannot turn any of it back on. :func:`query` runs
 one read statement per call. ``allow_files=True`` lifts all of this, for a user who
 means to read or write other files.
@@ -19,14 +19,16 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from rulelab.errors import InputError
-from rulelab.store.layout import RUN_TABLES
+from rulelab.store.layout import OPTIONAL_TABLES, RUN_TABLES
 
 
 def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBPyConnection:
-    """Open an in-memory DuckDB connection with views ``games`` and ``scores``.
+    """Open an in-memory DuckDB connection with views ``games``, ``scores`` and ``life``.
 
-    A record read twice (``duplicate_of`` set) would count twice: ``games`` and
-    ``scores`` leave such copies out, and ``all_games`` and ``all_scores`` keep them.
+    A record read twice (``duplicate_of`` set) would count twice: ``games``, ``scores``
+    and ``life`` leave such copies out, and ``all_games``, ``all_scores`` and
+    ``all_life`` keep them. ``life`` exists when the run has a life table (one scored
+    before verdicts were stored has none).
 
     Parameters
     ----------
@@ -34,7 +36,7 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
         A run folder holding ``games.parquet`` and ``scores.parquet``.
     allow_files : bool
         Let SQL read and write any file and load extensions, as plain DuckDB does.
-        By default the connection can read the two tables and no other file.
+        By default the connection can read the run's tables and no other file.
 
     Returns
     -------
@@ -63,6 +65,7 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
     missing = [p.name for p in paths.values() if not p.is_file()]
     if missing:
         raise InputError(f"The run folder {str(run_dir)!r} lacks {', '.join(missing)}.")
+    paths.update({name: folder / file for name, file in OPTIONAL_TABLES.items() if (folder / file).is_file()})
     con = duckdb.connect(database=":memory:", config={} if allow_files else _NO_EXTENSIONS)
     tables = [str(path.resolve()) for path in paths.values()]
     if not allow_files:
@@ -82,7 +85,7 @@ _READING = frozenset({duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
 
 
 def query(run_dir: str | Path, sql: str, *, allow_files: bool = False) -> pd.DataFrame:
-    """Run one SQL statement over a run folder's ``games`` and ``scores`` views.
+    """Run one SQL statement over a run folder's views (``games``, ``scores``, ``life``).
 
     Parameters
     ----------

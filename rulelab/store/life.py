@@ -1,0 +1,125 @@
+"""The life table: each scored game's verdict and the scorer's point classes, stored once.
+
+The score stage decides life once per game and analyses the board once under that
+verdict; what comes later (the report's examples, ``rulelab.draw_game``, the explanation
+of validation misses, SQL) reads this table instead of deciding again. Masks are bytes,
+one per point, row-major like the games table's ``board``: ``dead``, ``seki`` and
+``proven`` hold 0 or 1, ``classes`` the codes of :mod:`rulelab.scoring.classes`.
+
+The classes are those of the board with the verdict's dead stones removed, which no
+ruleset changes: rulesets only add them up differently. Only a ruleset that counts the
+board as it stands (Tromp–Taylor and stone scoring under the ``as-is`` play-out model)
+classifies it with every stone kept; the scores table holds its count. The seki mask is
+the scorer's: stones of chains touching a seki liberty (:attr:`rulelab.scoring.BoardAnalysis.seki`).
+
+This module imports neither the life package nor the scorer, so a reader of a run
+folder loads neither (nor numba).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from rulelab.position import Life
+from rulelab.store.layout import LIFE_FILE
+from rulelab.store.tables import read_frame
+
+LIFE_SCHEMA = pa.schema([
+    ("game_id", pa.string()),
+    ("board_rows", pa.int8()),
+    ("board_cols", pa.int8()),
+    ("dead", pa.binary()),
+    ("seki", pa.binary()),
+    ("proven", pa.binary()),
+    ("classes", pa.binary()),
+    ("life_method", pa.string()),
+    ("life_confidence", pa.float64()),
+    ("finished", pa.bool_()),
+    ("unsettled", pa.int32()),
+    ("flags", pa.list_(pa.string())),
+    ("duplicate_of", pa.string()),
+])
+"""One row per scored game (and per copy of a record read twice, as in the scores table)."""
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class StoredLife(Life):
+    """A life-table row as arrays: the verdict the run scored, and what the scorer found."""
+
+    seki: np.ndarray
+    """bool ``(rows, cols)``: stones the scorer finds in seki under the verdict."""
+    proven: np.ndarray
+    """bool ``(rows, cols)``: stones whose fate Benson's analysis proves."""
+    classes: np.ndarray
+    """int8 ``(rows, cols)``: the scorer's class of each point under the verdict."""
+    unsettled: int = 0
+    """Points where a move would still change the count."""
+    flags: tuple[str, ...] = ()
+    """Rule cases the position raises (e.g. ``'bent_four_in_the_corner'``)."""
+
+
+def life_row(game_id: str, verdict, analysis) -> dict:
+    """The life-table row of a game from its verdict (a :class:`rulelab.life.LifeVerdict`)
+    and the scorer's analysis under it (a :class:`rulelab.scoring.BoardAnalysis`)."""
+    rows, cols = analysis.classes.shape
+
+    def packed(mask) -> bytes:
+        return np.asarray(mask, dtype=np.int8).tobytes()
+
+    return {"game_id": game_id, "board_rows": rows, "board_cols": cols,
+            "dead": packed(verdict.dead), "seki": packed(analysis.seki),
+            "proven": packed(verdict.proven), "classes": packed(analysis.classes),
+            "life_method": verdict.method, "life_confidence": float(verdict.confidence),
+            "finished": bool(verdict.finished), "unsettled": int(verdict.unsettled),
+            "flags": list(verdict.flags), "duplicate_of": None}
+
+
+def stored_life(row: Mapping) -> StoredLife:
+    """A life-table row (a mapping of its columns) as a :class:`StoredLife`.
+
+    Examples
+    --------
+    >>> row = {"board_rows": 1, "board_cols": 3, "dead": b"\\0\\0\\1", "seki": b"\\0\\0\\0",
+    ...        "proven": b"\\1\\0\\0", "classes": b"\\1\\3\\2", "life_method": "estimate",
+    ...        "life_confidence": 0.5, "finished": False, "unsettled": 2, "flags": []}
+    >>> life = stored_life(row)
+    >>> life.dead.tolist(), life.classes.tolist(), life.method
+    ([[False, False, True]], [[1, 3, 2]], 'estimate')
+    """
+    shape = int(row["board_rows"]), int(row["board_cols"])
+
+    def grid(column: str, dtype) -> np.ndarray:
+        return np.frombuffer(row[column], dtype=np.int8).reshape(shape).astype(dtype)
+
+    return StoredLife(dead=grid("dead", bool), seki=grid("seki", bool), proven=grid("proven", bool),
+                      classes=grid("classes", np.int8), method=row["life_method"],
+                      confidence=float(row["life_confidence"]), finished=bool(row["finished"]),
+                      unsettled=int(row["unsettled"]),
+                      flags=() if row["flags"] is None else tuple(row["flags"]))
+
+
+def read_verdicts(run: str | Path, game_ids: Iterable[str]) -> dict[str, StoredLife]:
+    """The stored verdicts of ``game_ids`` in the run folder ``run``, by game id (the
+    first copy's, for a record read twice); a game without one is absent."""
+    ids = list(game_ids)
+    path = Path(run) / LIFE_FILE
+    if not ids or not path.is_file():
+        return {}
+    table = pq.read_table(path, filters=pc.field("game_id").isin(ids))
+    verdicts: dict[str, StoredLife] = {}
+    for row in table.to_pylist():
+        verdicts.setdefault(row["game_id"], stored_life(row))
+    return verdicts
+
+
+def read_life(run: str | Path):
+    """The life table of a run folder as pandas (one row per scored game, masks as bytes:
+    :func:`stored_life` turns a row into arrays)."""
+    return read_frame(Path(run) / LIFE_FILE)
