@@ -5,6 +5,7 @@ import re
 import subprocess
 from pathlib import Path
 
+from positions import POSITIONS, named_positions
 from rulelab.analysis.published import PUBLISHED
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -39,3 +40,16 @@ def test_the_package_ships_the_data_folder():
     """rulelab/data links to data/, and pyproject.toml puts its JSON files in the package."""
     assert (PROJECT / "rulelab" / "data").resolve() == DATA
     assert 'rulelab = ["data/*.json"]' in (PROJECT / "pyproject.toml").read_text()
+
+
+def test_every_named_position_is_a_rectangular_diagram_of_stones_and_points():
+    files = sorted(path.stem for path in POSITIONS.glob("*.txt"))
+    assert files == ["life", "scoring"]
+    for file in files:
+        positions = named_positions(file)
+        assert positions, file
+        for named in positions.values():
+            rows = [line.split() for line in named.diagram.splitlines()]
+            assert len({len(row) for row in rows}) == 1, named.name
+            assert {cell for row in rows for cell in row} <= set("XOxo."), named.name
+            assert named.position().board.shape == (len(rows), len(rows[0]))

@@ -7,7 +7,7 @@ cached, so a game costs about one ``str.split`` and a light pass over its proper
 That reader takes only trees it is sure sgfmill would read the same way; anything
 unusual (junk, a structure sgfmill rejects, a tree that never closes, lone surrogates)
 goes to the reference path (:mod:`rulelab.read.sgf.reference`), which gives the
-result or the error, so the two never differ (``tests/test_sgf_fast.py`` compares them
+result or the error, so the two never differ (``tests/read/test_sgf_fast.py`` compares them
 on hand-made, generated and real records). Neither recurses, and the main line is
 walked with a loop, so a 100,000-level nest of variations costs time in proportion to
 its length and never meets Python's recursion limit.

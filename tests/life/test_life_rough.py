@@ -9,31 +9,10 @@ import rulelab.life.estimate as estimate_module
 from rulelab.life import decide_life, estimate_life
 from rulelab.position import Position, board_from_diagram
 
-# Stones of an opening: almost every point is still open to play.
-OPENING = """
-. . . . . . . . .
-. . . . . . . . .
-. . X . . . O . .
-. . . . . . . . .
-. . . . X . . . .
-. . . . . . . . .
-. . O . . . X . .
-. . . . . . . . .
-. . . . . . . . .
-"""
+from positions import named_positions
 
-# A finished game: walls closed, one dead white stone inside Black's area.
-FINISHED = """
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. O . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-"""
+LIFE = named_positions("life")
+"""The named positions of ``data/positions/life.txt``."""
 
 
 @pytest.fixture
@@ -51,17 +30,17 @@ def playouts_asked(monkeypatch):
 
 
 def test_open_board_of_a_stopped_record_gets_the_probe_only(playouts_asked):
-    estimate_life(board_from_diagram(OPENING), stopped_early=True)
+    estimate_life(board_from_diagram(LIFE["opening_far_from_settled"].diagram), stopped_early=True)
     assert playouts_asked == [estimate_module.PROBE_PLAYOUTS]
 
 
 def test_open_board_of_a_finished_record_gets_the_full_count(playouts_asked):
-    estimate_life(board_from_diagram(OPENING), stopped_early=False)
+    estimate_life(board_from_diagram(LIFE["opening_far_from_settled"].diagram), stopped_early=False)
     assert playouts_asked == [estimate_module.N_PLAYOUTS]
 
 
 def test_settled_board_of_a_stopped_record_gets_the_full_estimate(playouts_asked):
-    board = board_from_diagram(FINISHED)
+    board = board_from_diagram(LIFE["finished_near_settled"].diagram)
     rough_then_full = estimate_life(board, stopped_early=True)
     assert playouts_asked == [estimate_module.PROBE_PLAYOUTS, estimate_module.N_PLAYOUTS]
     full = estimate_life(board)
@@ -73,7 +52,8 @@ def test_settled_board_of_a_stopped_record_gets_the_full_estimate(playouts_asked
                                                         (None, "N_PLAYOUTS")])
 def test_decide_life_asks_for_the_rough_estimate_only_when_the_record_stopped(
         playouts_asked, ended_by_passes, playouts):
-    position = replace(Position.from_diagram(OPENING), ended_by_passes=ended_by_passes)
+    opening = Position.from_diagram(LIFE["opening_far_from_settled"].diagram)
+    position = replace(opening, ended_by_passes=ended_by_passes)
     verdict = decide_life(position, "estimate")
     assert playouts_asked == [getattr(estimate_module, playouts)]
     assert not verdict.finished

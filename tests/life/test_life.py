@@ -23,128 +23,11 @@ from rulelab.life.reading import read_enclosed
 from rulelab.position import BLACK, EMPTY, WHITE, Position, board_from_diagram
 from rulelab.scoring import SEKI_DAME, analyse
 
-# Every position below is a finished 9x9 game: Black's groups on the left and White's
-# on the right have two eyes of their own, so only the situation named is in question.
+from positions import named_positions
 
-TWO_EYED_GROUP_INSIDE = """
-. X . X . X X O .
-X X X X X X X O O
-X . . . . . X O .
-X O O O O O X O O
-X O . O . O X O .
-X O O O O O X O O
-X . . . . . X O .
-X X X X X X X O O
-. X . X . X X O .
-"""
 
-ONE_EYED_GROUP_IN_TERRITORY = """
-. X . X . X X O .
-X X X X X X X O O
-X . . . . . X O .
-X . O O O . X O O
-X . O . O . X O .
-X . O O O . X O O
-X . . . . . X O .
-X X X X X X X O O
-. X . X . X X O .
-"""
-
-DEAD_STONES_IN_CORNER = """
-. O . X . X X O .
-O . . X X X X O O
-. . . . . X X O .
-X X . . . X X O O
-. X X X X X X O .
-X . X . X X X O O
-. X . X . X X O .
-X X X X X X X O O
-. X . X . X X O .
-"""
-
-SEKI_WITHOUT_EYES = """
-. X . X . X X O .
-X X X X X X X O O
-. X X X X X X O .
-X X X O O O X O O
-X X X O . X O O .
-. X X O . X O . O
-X X O X X X O O O
-O O O O O O O . O
-. O . O . O O O .
-"""
-
-SEKI_WITH_ONE_EYE_EACH = """
-. O O . X . X O .
-O O O O X X X O O
-X X X X O O O O .
-. X . X O . O O O
-X X X X O O O . O
-. X . X O . O O O
-X X X X O O O . O
-. X . X O . O O O
-X X X X O O O . O
-"""
-
-FALSE_EYE = """
-. X . X . X X O .
-X X X X X X X O O
-X . . . . . X O .
-X . O O O X X O O
-X . O . O O X O .
-X . O O O X X O O
-X . . . . . X O .
-X X X X X X X O O
-. X . X . X X O .
-"""
-
-BENT_FOUR_IN_THE_CORNER = """
-. X . O X . X O .
-X O O O X . X O .
-. O O O X X X O O
-O O O O X . X O .
-X X X X X X X O O
-. X . X . X X O .
-X X X X X X X O O
-. X . X . X X O .
-X X . X . X X O .
-"""
-
-KO_UNRESOLVED = """
-. X . X O . O . O
-X X X X O O O O O
-. . . X O . . . .
-. . . X O . . . .
-. . X . X O . . .
-. . . X O . . . .
-. . . X O . . . .
-X X X X O O O O O
-. X . X O . O . O
-"""
-
-GROUP_IN_ATARI = """
-. X . X O . O . O
-X X X X O O O O O
-. . . X O . . . .
-. . X O O . . . .
-. . . X O . . . .
-. . X O O . . . .
-. . . X O . . . .
-X X X X O O O O O
-. X . X O . O . O
-"""
-
-BIG_DEAD_GROUP = """
-. X . X . X X O .
-X X X X X X X O O
-X . . . . . X O .
-X . O O O O X O O
-X . O . . X X O .
-X . O O O O X O O
-X . O . . X X O .
-X . O O O O X O O
-. X . X . X X O .
-"""
+LIFE = named_positions("life")
+"""The named positions of ``data/positions/life.txt``."""
 
 
 def finished(diagram: str, **facts) -> Position:
@@ -168,7 +51,7 @@ def white_inside_black_area(board: np.ndarray) -> np.ndarray:
 
 
 def test_two_eyed_group_inside_territory_is_proven_alive():
-    position = finished(TWO_EYED_GROUP_INSIDE)
+    position = finished(LIFE["two_eyed_group_inside"].diagram)
     life = decide_life(position)
     assert not life.dead.any()
     assert life.method == "proof" and life.confidence == 1.0
@@ -176,9 +59,9 @@ def test_two_eyed_group_inside_territory_is_proven_alive():
 
 
 @pytest.mark.parametrize("name, diagram", [
-    ("one-eyed group in territory", ONE_EYED_GROUP_IN_TERRITORY),
-    ("false eye", FALSE_EYE),
-    ("big dead group", BIG_DEAD_GROUP),
+    ("one-eyed group in territory", LIFE["one_eyed_group_in_territory"].diagram),
+    ("false eye", LIFE["false_eye"].diagram),
+    ("big dead group", LIFE["big_dead_group"].diagram),
 ])
 def test_white_group_inside_black_area_is_dead(name, diagram):
     position = finished(diagram)
@@ -191,19 +74,19 @@ def test_white_group_inside_black_area_is_dead(name, diagram):
 
 
 def test_big_dead_group_has_many_stones():
-    position = finished(BIG_DEAD_GROUP)
+    position = finished(LIFE["big_dead_group"].diagram)
     assert decide_life(position).dead.sum() == 14
 
 
 def test_dead_stones_in_a_corner():
-    position = finished(DEAD_STONES_IN_CORNER)
+    position = finished(LIFE["dead_stones_in_corner"].diagram)
     life = decide_life(position)
     np.testing.assert_array_equal(np.argwhere(life.dead), [[0, 1], [1, 0]])
     assert life.finished
 
 
 def test_seki_without_eyes():
-    position = finished(SEKI_WITHOUT_EYES)
+    position = finished(LIFE["seki_without_eyes"].diagram)
     life = decide_life(position)
     assert not life.dead.any()
     inner_white = {(3, 3), (3, 4), (3, 5), (4, 3), (5, 3)}
@@ -215,7 +98,7 @@ def test_seki_without_eyes():
 
 
 def test_seki_with_one_eye_each():
-    position = finished(SEKI_WITH_ONE_EYE_EACH)
+    position = finished(LIFE["seki_with_one_eye_each"].diagram)
     life = decide_life(position)
     assert not life.dead.any()
     white = {(0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (1, 3)}
@@ -227,7 +110,7 @@ def test_seki_with_one_eye_each():
 
 
 def test_bent_four_in_the_corner_is_dead_and_flagged():
-    position = finished(BENT_FOUR_IN_THE_CORNER)
+    position = finished(LIFE["bent_four_in_the_corner"].diagram)
     life = decide_life(position)
     corner_white = (position.board == WHITE)
     corner_white[:, 4:] = False
@@ -237,7 +120,7 @@ def test_bent_four_in_the_corner_is_dead_and_flagged():
 
 
 def test_bent_four_needs_the_ko_but_straight_three_does_not():
-    bent_four = board_from_diagram(BENT_FOUR_IN_THE_CORNER)
+    bent_four = board_from_diagram(LIFE["bent_four_in_the_corner"].diagram)
     (reading,) = [r for r in read_enclosed(bent_four) if r.stones[1, 1]]
     assert reading.dead and reading.needs_ko and reading.in_corner
     straight_three = board_from_diagram("""
@@ -251,22 +134,22 @@ def test_bent_four_needs_the_ko_but_straight_three_does_not():
 
 
 def test_ko_unresolved_is_not_finished():
-    life = decide_life(finished(KO_UNRESOLVED))
+    life = decide_life(finished(LIFE["ko_unresolved"].diagram))
     assert not life.finished
     assert life.unsettled >= 1
 
 
 def test_group_in_atari_is_not_finished():
-    life = decide_life(finished(GROUP_IN_ATARI))
+    life = decide_life(finished(LIFE["group_in_atari"].diagram))
     assert not life.finished
     assert life.unsettled >= 1
 
 
 def test_open_ko_point_or_missing_passes_is_not_finished():
-    settled = finished(ONE_EYED_GROUP_IN_TERRITORY)
+    settled = finished(LIFE["one_eyed_group_in_territory"].diagram)
     assert decide_life(settled).finished
-    assert not decide_life(Position.from_diagram(ONE_EYED_GROUP_IN_TERRITORY)).finished
-    assert not decide_life(finished(ONE_EYED_GROUP_IN_TERRITORY, ko_point=(4, 3))).finished
+    assert not decide_life(Position.from_diagram(LIFE["one_eyed_group_in_territory"].diagram)).finished
+    assert not decide_life(finished(LIFE["one_eyed_group_in_territory"].diagram, ko_point=(4, 3))).finished
 
 
 def test_unsettled_points_counts_open_borders():
@@ -292,16 +175,6 @@ def test_unsettled_points_counts_open_borders():
 
 # Benson: pass-alive with suicide illegal and with multi-stone suicide legal.
 
-PLUS_SHAPED_EYE = """
-. X X X X O .
-X X . X X O .
-X . O . X O .
-X X . X X O .
-X X X X X O .
-O O O O O O .
-. . . . . . .
-"""
-
 
 def test_benson_two_eyes_pass_alive_under_both_variants():
     board = board_from_diagram("""
@@ -318,7 +191,7 @@ def test_benson_two_eyes_pass_alive_under_both_variants():
 
 
 def test_benson_suicide_variant_is_stricter():
-    board = board_from_diagram(PLUS_SHAPED_EYE)
+    board = board_from_diagram(LIFE["plus_shaped_eye"].diagram)
     strict = pass_alive(board, suicide_legal=False)
     assert strict.alive[0, 1] and strict.territory[2, 2] == BLACK  # the white stone is dead
     loose = pass_alive(board, suicide_legal=True)
@@ -348,7 +221,7 @@ def test_marked_dead_reads_stones_on_the_other_colours_territory():
 
 
 def test_markup_outranks_the_estimate():
-    position = finished(ONE_EYED_GROUP_IN_TERRITORY)
+    position = finished(LIFE["one_eyed_group_in_territory"].diagram)
     marks = np.zeros(position.board.shape, np.int8)  # players agreed: nothing dead
     marks[2, 1] = BLACK
     marked = Position(**{**position.__dict__, "territory_marks": marks})
@@ -359,12 +232,12 @@ def test_markup_outranks_the_estimate():
 
 
 def test_markup_method_without_marks_keeps_every_stone():
-    life = decide_life(finished(ONE_EYED_GROUP_IN_TERRITORY), "markup")
+    life = decide_life(finished(LIFE["one_eyed_group_in_territory"].diagram), "markup")
     assert life.method == "none" and life.confidence == 0.0 and not life.dead.any()
 
 
 def test_a_marked_seki_runs_no_playout_and_the_scorer_finds_it(monkeypatch):
-    position = finished(SEKI_WITH_ONE_EYE_EACH)
+    position = finished(LIFE["seki_with_one_eye_each"].diagram)
     marks = np.where(position.board == EMPTY, 0, 0).astype(np.int8)
     marks[3, 0] = BLACK
     marked = Position(**{**position.__dict__, "territory_marks": marks})
@@ -376,7 +249,7 @@ def test_a_marked_seki_runs_no_playout_and_the_scorer_finds_it(monkeypatch):
 
 
 def test_verdict_is_a_life_and_deterministic():
-    position = finished(FALSE_EYE)
+    position = finished(LIFE["false_eye"].diagram)
     first, second = decide_life(position, rng_seed=7), decide_life(position, rng_seed=7)
     assert isinstance(first, LifeVerdict)
     np.testing.assert_array_equal(first.dead, second.dead)
@@ -384,7 +257,7 @@ def test_verdict_is_a_life_and_deterministic():
 
 
 def test_estimate_exposes_survival_and_confidence():
-    estimate = estimate_life(board_from_diagram(ONE_EYED_GROUP_IN_TERRITORY))
+    estimate = estimate_life(board_from_diagram(LIFE["one_eyed_group_in_territory"].diagram))
     assert np.isnan(estimate.survival[0, 0])
     assert estimate.survival[3, 2] == 0.0 and estimate.survival[0, 1] == 1.0
     assert 0.0 <= estimate.confidence <= 1.0
@@ -392,8 +265,8 @@ def test_estimate_exposes_survival_and_confidence():
 
 @pytest.mark.parametrize("args, message", [
     (("not a position",), "needs a Position"),
-    ((finished(FALSE_EYE), "guess"), "method must be one of"),
-    ((finished(FALSE_EYE), "auto", -1), "rng_seed"),
+    ((finished(LIFE["false_eye"].diagram), "guess"), "method must be one of"),
+    ((finished(LIFE["false_eye"].diagram), "auto", -1), "rng_seed"),
 ])
 def test_bad_arguments_raise_life_error(args, message):
     position, *rest = args
@@ -419,7 +292,7 @@ needs_gnugo = pytest.mark.skipif(find_gnugo() is None,
 def test_missing_gnugo_raises_a_clear_error(monkeypatch):
     monkeypatch.setattr(gnugo_module, "find_gnugo", lambda: None)
     with pytest.raises(GnuGoUnavailable, match="apt-get install gnugo") as info:
-        decide_life(finished(FALSE_EYE), "gnugo")
+        decide_life(finished(LIFE["false_eye"].diagram), "gnugo")
     assert info.value.status == "gnugo_unavailable"
 
 
@@ -430,7 +303,7 @@ def test_gtp_vertices_round_trip():
 
 @needs_gnugo
 def test_gnugo_agrees_on_a_one_eyed_group():
-    position = finished(ONE_EYED_GROUP_IN_TERRITORY)
+    position = finished(LIFE["one_eyed_group_in_territory"].diagram)
     life = decide_life(position, "gnugo")
     assert life.method == "gnugo"
     np.testing.assert_array_equal(life.dead, white_inside_black_area(position.board))
@@ -439,7 +312,7 @@ def test_gnugo_agrees_on_a_one_eyed_group():
 @needs_gnugo
 def test_gnugo_engine_is_reusable_and_keeps_a_seki_alive():
     with GnuGo() as engine:
-        seki = engine.decide_life(finished(SEKI_WITHOUT_EYES))
-        dead = engine.decide_life(finished(BIG_DEAD_GROUP))
+        seki = engine.decide_life(finished(LIFE["seki_without_eyes"].diagram))
+        dead = engine.decide_life(finished(LIFE["big_dead_group"].diagram))
     assert not seki.dead.any()
     assert dead.dead.sum() == 14

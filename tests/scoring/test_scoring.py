@@ -1,7 +1,8 @@
 """Counting final positions: named diagrams, each hand-counted under every preset.
 
-Diagrams use ``X``/``O`` for living stones and ``x``/``o`` for stones the life verdict
-calls dead. Each diagram's comment gives the count by hand from docs/RULES.md:
+The named diagrams live in ``data/positions/scoring.txt``; ``X``/``O`` are living stones
+and ``x``/``o`` stones the life verdict calls dead. Each one's comment gives the count by
+hand from docs/RULES.md:
 ``ΔA`` the area margin (dead removed), ``ΔT`` the territory margin with seki points
 and owed points refused, ``tax`` the stone-scoring group tax, ``M`` stones placed.
 """
@@ -23,6 +24,7 @@ from rulelab.gamegen import random_legal_game
 from rulelab.position import BLACK, EMPTY, WHITE, Life, Position, board_to_diagram
 from rulelab.read.replay import replay
 from rulelab.rules import PRESETS, get_ruleset
+from positions import Named, named_positions
 from rulelab.scoring import (
     OPEN_DAME,
     OWED_B,
@@ -52,259 +54,22 @@ def chain_mask(board, points):
     return mask
 
 
-def diagram(text, method="markup", **facts):
-    """A position and its life verdict; lower-case stones are dead."""
-    dead = np.array([[ch in "xo" for ch in line if not ch.isspace()]
-                     for line in text.strip("\n").splitlines() if line.strip()])
-    position = Position.from_diagram(text.upper(), **facts)
-    return position, Life(dead=dead, method=method)
+def diagram(text, **facts):
+    """A position and the verdict its diagram states (lower-case stones dead)."""
+    named = Named("diagram", text)
+    return named.position(**facts), named.life()
 
 
-DIAGRAMS = {
-    # Each side's inner group has one eye, and they share the liberty (0,2).
-    # B: stones 13, territory 9, seki eye 1; W: stones 11, territory 6, seki eye 1; 1 seki dame.
-    # ΔA = 23 - 18 = 5; ΔT = 9 - 6 = 3; M_B - M_W = 2; tax 3 - 3.
-    "seki_with_eyes": diagram("""
-        . X . O . O X
-        X X X O O O X
-        O O O X X X X
-        . . O X . . .
-        . . O X . . .
-        . . O X . . .
-    """),
-    # Inner groups with no eye share the two liberties (0,0) and (0,3); White lives
-    # only in the seki. The seki is not marked in the verdict: the scorer sees it.
-    # B: stones 14, territory 11; W: stones 8; 2 seki dame.
-    # ΔA = 25 - 8 = 17; ΔT = 11 - 0 = 11; M_B - M_W = 6; tax 2 - 0.
-    "seki_without_eyes": diagram("""
-        . X X . O X .
-        O X X X O X .
-        O O O O O X .
-        X X X X X X .
-        . . . . . . .
-    """, method="none"),
-    # seki_with_eyes on a 7x7 board: one seki dame makes the area margin even (49 - 1
-    # points counted), and Ing's komi 8 ties, which Black wins.
-    # B: stones 15, territory 12, seki eye 1; W: stones 12, territory 7, seki eye 1.
-    # ΔA = 28 - 20 = 8; ΔT = 12 - 7 = 5; M_B - M_W = 3; tax 3 - 3.
-    "odd_seki_dame_ing_tie": diagram("""
-        . X . O . O X
-        X X X O O O X
-        O O O X X X X
-        . . O X . . .
-        . . O X . . .
-        . . O X . . .
-        . O X X . . .
-    """),
-    # Five open dame between the walls: nobody's under area scoring ('none' policy),
-    # never points under territory scoring.
-    # B: stones 5, territory 5; W: stones 5, territory 5. ΔA = 0; ΔT = 0; tax 2 - 2.
-    "open_dame": diagram("""
-        . X . O .
-        . X . O .
-        . X . O .
-        . X . O .
-        . X . O .
-    """),
-    # Board margin 7 with Black having placed the last stone (M_B - M_W = 1):
-    # ΔT = ΔA - 1, so Japanese (6.5) and Chinese (7.5) agree.
-    # B: stones 6, territory 15; W: stones 5, territory 9. ΔA = 21 - 14 = 7; ΔT = 6; tax 2 - 2.
-    "margin_7_black_placed_last": diagram("""
-        . . . X O . .
-        . . . X O . .
-        . . . X O . .
-        . . . X O . .
-        . . . X X O .
-    """),
-    # The same board after Black captured one White stone, so White placed the last
-    # stone (M_B = M_W = 6): ΔT = ΔA = 7, Japanese B+0.5 against Chinese W+0.5.
-    "margin_7_white_placed_last": diagram("""
-        . . . X O . .
-        . . . X O . .
-        . . . X O . .
-        . . . X O . .
-        . . . X X O .
-    """, captured_white=1),
-    # The margin-7 board in a two-stone handicap game: White gets 2 (Chinese), 1 (AGA),
-    # 0 (the others; Ing by default). ΔA = 7, ΔT = 6.
-    "handicap_two_stones": diagram("""
-        . . . X O . .
-        . . . X O . .
-        . . . X O . .
-        . . . X O . .
-        . . . X X O .
-    """, handicap=2),
-    # The dead White stone (0,1) sits in the eye of Black's seki group (seki with
-    # (0,3) shared): removed by area scoring, left for nothing by territory scoring.
-    # Area: B stones 13, territory 6, seki eyes 2; W stones 11, territory 6, seki eye 1.
-    # ΔA = 21 - 18 = 3; ΔT = 6 - 6 = 0 (no prisoner for the stone); M_B - M_W = 1;
-    # tax 4 - 3. Tromp-Taylor keeps the stone: (0,0) becomes dame, ΔA = 19 - 19 = 0.
-    "dead_stone_inside_seki": diagram("""
-        . o X . O . O X
-        X X X X O O O X
-        O O O O X X X X
-        . . . O X . . .
-        . . . O X . . .
-    """),
-    # Two living Black groups against one White group (two chains sharing territory).
-    # B: stones 10, territory 10; W: stones 10, territory 5. ΔA = ΔT = 5; tax 4 - 2.
-    "stone_scoring_group_tax": diagram("""
-        . X O . O X .
-        . X O . O X .
-        . X O . O X .
-        . X O . O X .
-        . X O . O X .
-    """),
-    # (2,2) is a false eye: the Black stone (2,3) is in atari there and must connect,
-    # so territory scoring refuses that point (owed, J1989 Art. 9).
-    # B: stones 6, territory 9 + 1 owed; W: stones 5, territory 9.
-    # ΔA = 16 - 14 = 2; ΔT = 9 - 9 = 0; M_B - M_W = 1; tax 2 - 2.
-    "false_eye_owed": diagram("""
-        . . X O . .
-        . . X O . .
-        . X . X O .
-        . . X O . .
-        . . X O . .
-    """),
-    # The KGS case of RULES.md: filling the open dame (0,5) ("O19") puts the White
-    # stone (0,6) ("P19") in atari, so (0,7) ("Q19") is not White's territory.
-    # B: stones 6, territory 18; W: stones 5, territory 5 + 1 owed; 1 open dame.
-    # ΔA = 24 - 11 = 13; ΔT = 18 - 5 = 13; M_B - M_W = 1; tax 2 - 2.
-    "atari_after_filling_dame": diagram("""
-        . . . . X . O . .
-        . . . . X X X O .
-        . . . . . X O O .
-        . . . . . X O . .
-    """),
-    # A dead White stone in Black's territory and a dead Black stone in White's.
-    # ΔA = 15 - 10 = 5; ΔT = (10 + 1) - (5 + 1) = 5; M_B = M_W = 6; tax 2 - 2.
-    # Tromp-Taylor counts both stones as alive: ΔA = 6 - 6 = 0.
-    "dead_stones_in_territory": diagram("""
-        . . X O .
-        . o X O .
-        . . X O .
-        . . X O x
-        . . X O .
-    """),
-    # White's chain (3,5)-(4,3..5) touches its territory only at (4,2). Filling the
-    # two dame leaves it in atari there whoever fills them: White can fill (3,4)
-    # but not (2,5), and Black's fill of (2,5) then forces White to connect at (4,2).
-    # B: stones 13, territory 7; W: stones 8, territory 4 + 1 owed; 2 open dame.
-    # ΔA = 20 - 13 = 7; ΔT = 7 - 4 = 3; M_B - M_W = 5; tax 2 - 2.
-    "owed_after_two_dame": diagram("""
-        . . . . . . .
-        X X X X X X X
-        O O O X X . X
-        . . O X . O X
-        . . . O O O X
-    """),
-    # Black filling the dame (0,5) would put (0,6) in atari, but White can fill it
-    # herself, joining (0,6) to her wall: nothing is owed.
-    # B: stones 5, territory 20; W: stones 6, territory 3; 1 open dame.
-    # ΔA = 25 - 9 = 16; ΔT = 20 - 3 = 17; M_B - M_W = -1; tax 2 - 2.
-    "owner_fills_its_own_dame": diagram("""
-        . . . . X . O
-        . . . . X O .
-        . . . . X O O
-        . . . . X O .
-        . . . . X O .
-    """),
-    # White filling the dame (1,4) ataris both (0,4)-(0,5) and (1,3); one Black stone
-    # at (0,3) saves both, so that point is owed.
-    # B: stones 8, territory 4 + 1 owed; W: stones 9, territory 5; 1 open dame.
-    # ΔA = 13 - 14 = -1; ΔT = 4 - 5 = -1; M_B - M_W = -1; tax 2 - 2.
-    "double_atari_one_escape": diagram("""
-        . X X . X X O
-        . X O X . O O
-        . X O O O O .
-        . X O . . . .
-    """),
-    # The White stone (0,1) is in seki with Black's inner group (shared liberty
-    # (0,2)); it shares the eye (0,0) with White's wall, whose only other eye is
-    # (3,0): the whole White group is in seki and neither eye counts (as KGS counted
-    # game 2017-03-03-5). B: stones 13, territory 4, seki eye 1; W: stones 14, seki
-    # eyes 2; 1 seki dame. ΔA = 18 - 16 = 2; ΔT = 4 - 0 = 4; M_B - M_W = -1; tax 3 - 2.
-    "seki_group_shares_an_eye": diagram("""
-        . O . X . X O
-        O X X X X X O
-        O O O O O O O
-        . O X X X X X
-        O O X . . . .
-    """, method="none"),
-    # Black's chain (0,3)-(1,5) keeps its last liberty (0,2) in its own territory, so
-    # it can connect there and fill (0,6): the dame are open, not a seki. That fill
-    # needs the protective move (0,2) first, and puts (1,6) in atari, which White saves
-    # at (2,6): each side owes one point (as KGS counted game 2017-02-09-5, where the
-    # two cancel). B: stones 10, territory 2 + 1 owed; W: stones 12, territory 7 + 1
-    # owed; 2 open dame. ΔA = 13 - 20 = -7; ΔT = 2 - 7 = -5; M_B - M_W = -2.
-    "connect_through_own_territory": diagram("""
-        . . . X X . .
-        X X X O X X O
-        X O O O O O .
-        X O . . . O O
-        X O . . . O .
-    """, method="none"),
-    # White filling the dame (4,5) would leave Black's (4,6) and (5,5) in atari with no
-    # escape: stones the verdict keeps alive, so no dame fill, and Black cannot fill it
-    # either. The corner is a seki (as KGS and goscorer counted game 2017-02-13-1).
-    # B: stones 25, territory 2, seki eye (5,6); W: stones 11, seki eyes 2; 1 seki dame.
-    # ΔA = 28 - 13 = 15; ΔT = 2 - 0 = 2; M_B - M_W = 14; tax 3 (two eyes of the outer
-    # group, one of the two seki stones) - 2.
-    "seki_by_unescapable_atari": diagram("""
-        . X . X X X X
-        X X X X X X X
-        X X X O O X X
-        X X O O O O O
-        X X O . O . X
-        X X O . O X .
-    """, method="none"),
-    # Black filling the dame (1,3) puts White's (1,4)-(2,4) in atari. Its escape at
-    # (2,5) leaves it one liberty, (4,5), where it joins the living group below: two
-    # protective moves inside White's territory, both owed, and the dame is no seki
-    # liberty (as KGS and goscorer counted game 2003-08-31-13: T12, then T10).
-    # B: stones 28, territory 3; W: stones 12, territory 2 + 2 owed; 1 open dame.
-    # ΔA = 31 - 16 = 15; ΔT = 3 - 2 = 1; M_B - M_W = 16; tax 2 - 2.
-    "escape_needs_a_second_protective_move": diagram("""
-        . X X X X X
-        X X X . O O
-        X . . X O .
-        X X X X X O
-        X X X X O .
-        X X X O O O
-        X X X O . O
-        X X X O O .
-    """, method="none"),
-}
-
-# margin_before_komi under each preset, in the order of MARGIN_COLUMNS:
-MARGIN_COLUMNS = ("chinese", "chinese-1988", "japanese", "korean", "ing", "aga", "nz", "tromp-taylor",
-                  "stone-scoring")
-EXPECTED_MARGIN_BEFORE_KOMI = {
-    "seki_with_eyes": (5, 5, 3, 3, 5, 5, 5, 5, 5),
-    "seki_without_eyes": (17, 17, 11, 11, 17, 17, 17, 17, 15),
-    "odd_seki_dame_ing_tie": (8, 8, 5, 5, 8, 8, 8, 8, 8),
-    "open_dame": (0, 0, 0, 0, 0, 0, 0, 0, 0),
-    "margin_7_black_placed_last": (7, 7, 6, 6, 7, 7, 7, 7, 7),
-    "margin_7_white_placed_last": (7, 7, 7, 7, 7, 7, 7, 7, 7),
-    "handicap_two_stones": (5, 5, 6, 6, 7, 6, 7, 7, 7),
-    "dead_stone_inside_seki": (3, 3, 0, 0, 3, 3, 3, 0, 2),
-    "stone_scoring_group_tax": (5, 5, 5, 5, 5, 5, 5, 5, 3),
-    "false_eye_owed": (2, 2, 0, 0, 2, 2, 2, 2, 2),
-    "atari_after_filling_dame": (13, 13, 13, 13, 13, 13, 13, 13, 13),
-    "dead_stones_in_territory": (5, 5, 5, 5, 5, 5, 5, 0, 5),
-    "owed_after_two_dame": (7, 7, 3, 3, 7, 7, 7, 7, 7),
-    "owner_fills_its_own_dame": (16, 16, 17, 17, 16, 16, 16, 16, 16),
-    "double_atari_one_escape": (-1, -1, -1, -1, -1, -1, -1, -1, -1),
-    "seki_group_shares_an_eye": (2, 2, 4, 4, 2, 2, 2, 2, 1),
-    "connect_through_own_territory": (-7, -7, -5, -5, -7, -7, -7, -7, -7),
-    "seki_by_unescapable_atari": (15, 15, 2, 2, 15, 15, 15, 15, 14),
-    "escape_needs_a_second_protective_move": (15, 15, 1, 1, 15, 15, 15, 15, 15),
-}
+NAMED = named_positions("scoring")
+DIAGRAMS = {name: (named.position(), named.life()) for name, named in NAMED.items()}
+"""The named diagrams of ``data/positions/scoring.txt``: ``(position, verdict)`` by name."""
+EXPECTED_MARGIN_BEFORE_KOMI = {name: named.margins() for name, named in NAMED.items()}
+"""``margin_before_komi`` under each preset, counted by hand (the file's comments)."""
 
 
-def test_every_preset_has_a_column_of_expected_margins():
-    assert sorted(MARGIN_COLUMNS) == sorted(PRESETS)
-    assert all(len(margins) == len(MARGIN_COLUMNS) for margins in EXPECTED_MARGIN_BEFORE_KOMI.values())
+def test_every_named_diagram_has_a_margin_under_every_preset():
+    assert len(DIAGRAMS) >= 19
+    assert all(sorted(margins) == sorted(PRESETS) for margins in EXPECTED_MARGIN_BEFORE_KOMI.values())
 
 
 def expected_winner(margin, ruleset):
@@ -318,7 +83,7 @@ def expected_winner(margin, ruleset):
 def test_margin_under_every_preset(name, ruleset):
     position, life = DIAGRAMS[name]
     b = score(position, life, ruleset)
-    expected = EXPECTED_MARGIN_BEFORE_KOMI[name][MARGIN_COLUMNS.index(ruleset)]
+    expected = EXPECTED_MARGIN_BEFORE_KOMI[name][ruleset]
     assert b.margin_before_komi == expected
     assert b.margin == expected - PRESETS[ruleset].komi
     assert b.winner == expected_winner(b.margin, ruleset)

@@ -7,44 +7,10 @@ from rulelab.life.atari import cleanly_captured, held_by_ko
 from rulelab.life.estimate import Estimate, estimate_life
 from rulelab.position import EMPTY, WHITE, board_from_diagram
 
-# White's two stones in the middle have one liberty, on the left; Black's stones
-# around them have plenty, and the capturing stone keeps two.
-RACE_LOST_IN_ATARI = """
-. . . . . .
-. X X X . .
-. O O O X .
-. X X X . .
-. . . . . .
-"""
+from positions import named_positions
 
-# Black's top stone and White's stone beside it each have one liberty: whoever moves
-# first captures, so neither is taken.
-MUTUAL_ATARI = """
-. X O .
-X O X .
-. . . .
-"""
-
-# Taking White's lone stone leaves the capturing stone one liberty: a ko, not a
-# clean capture.
-KO_CAPTURE = """
-. X O .
-X O . O
-. X O .
-"""
-
-# A finished 9x9 game: White's three stones on the left sit in atari in Black's area.
-WHITE_IN_ATARI_IN_BLACK_AREA = """
-. X . X . X X O .
-X X X X X X X O O
-X . . . . . X O .
-X . X X X . X O O
-X X O O O . X O .
-X . X X X . X O O
-X . . . . . X O .
-X X X X X X X O O
-. X . X . X X O .
-"""
+LIFE = named_positions("life")
+"""The named positions of ``data/positions/life.txt``."""
 
 
 def coin_toss(board):
@@ -53,28 +19,28 @@ def coin_toss(board):
 
 
 def test_string_in_atari_in_an_undecided_race_is_taken():
-    board = board_from_diagram(RACE_LOST_IN_ATARI)
+    board = board_from_diagram(LIFE["race_lost_in_atari"].diagram)
     np.testing.assert_array_equal(cleanly_captured(board, coin_toss(board)), board == WHITE)
 
 
 def test_mutual_atari_is_left_to_whoever_moves_first():
-    board = board_from_diagram(MUTUAL_ATARI)
+    board = board_from_diagram(LIFE["mutual_atari"].diagram)
     assert not cleanly_captured(board, coin_toss(board)).any()
 
 
 def test_capture_that_starts_a_ko_is_left_alone():
-    board = board_from_diagram(KO_CAPTURE)
+    board = board_from_diagram(LIFE["ko_capture"].diagram)
     assert not cleanly_captured(board, coin_toss(board)).any()
 
 
 def test_strings_the_playouts_decided_are_left_to_them():
-    board = board_from_diagram(RACE_LOST_IN_ATARI)
+    board = board_from_diagram(LIFE["race_lost_in_atari"].diagram)
     for share in (0.1, 0.9):
         assert not cleanly_captured(board, np.where(board != EMPTY, share, np.nan)).any()
 
 
 def test_estimate_takes_the_string_off_and_estimates_the_rest_again(monkeypatch):
-    board = board_from_diagram(WHITE_IN_ATARI_IN_BLACK_AREA)
+    board = board_from_diagram(LIFE["white_in_atari_in_black_area"].diagram)
     in_atari = (board == WHITE)
     in_atari[:, 6:] = False
     boards_seen = []
@@ -94,7 +60,7 @@ def test_estimate_takes_the_string_off_and_estimates_the_rest_again(monkeypatch)
 
 
 def test_a_lone_stone_whose_capture_is_a_ko_is_held():
-    board = board_from_diagram(KO_CAPTURE)
+    board = board_from_diagram(LIFE["ko_capture"].diagram)
     alive = np.zeros(board.shape, bool)
     held = held_by_ko(board, coin_toss(board), alive)
     assert held[1, 1]
@@ -105,7 +71,7 @@ def test_a_lone_stone_whose_capture_is_a_ko_is_held():
 
 
 def test_strings_and_clean_captures_are_never_held_by_ko():
-    for diagram in (RACE_LOST_IN_ATARI, WHITE_IN_ATARI_IN_BLACK_AREA):
+    for diagram in (LIFE["race_lost_in_atari"].diagram, LIFE["white_in_atari_in_black_area"].diagram):
         board = board_from_diagram(diagram)
         assert not held_by_ko(board, coin_toss(board), np.zeros(board.shape, bool)).any()
     # Taking (1, 1) also takes (0, 2) and (2, 2): the taker gets liberties, no ko.
@@ -118,7 +84,7 @@ def test_strings_and_clean_captures_are_never_held_by_ko():
 
 
 def test_estimate_keeps_the_ko_stone_the_playouts_half_captured(monkeypatch):
-    board = board_from_diagram(KO_CAPTURE)
+    board = board_from_diagram(LIFE["ko_capture"].diagram)
     survival = coin_toss(board)
     half_captured = np.zeros(board.shape, bool)
     half_captured[1, 1] = True

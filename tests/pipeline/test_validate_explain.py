@@ -23,45 +23,18 @@ from rulelab.position import BLACK, WHITE, Life, Position, board_from_diagram
 from rulelab.rules import get_ruleset
 from rulelab.scoring import score
 
+from positions import named_positions
+
 CHINESE = get_ruleset("chinese").with_komi(0)
 JAPANESE = get_ruleset("japanese").with_komi(0)
 
-# The black stone at fd (row 3, col 5) is in atari inside White's area. Counted dead:
-# Black 28, White 9 stones + 12 points = 21, so B+7. Left on the board, the six points
-# above it are dame and it counts for Black: 29 - 14, so B+15.
-DEAD_STONE_LEFT_ON_THE_BOARD = """
-. . . X O . .
-. . . X O . .
-. . . X O . .
-. . . X O X O
-. . . X O O .
-. . . X O . .
-. . . X O . .
-"""
+LIFE = named_positions("life")
+"""The named positions of ``data/positions/life.txt``."""
 
-# Seki: the eye at the left edge lies between two black strings, so neither side can
-# fill a shared liberty (tests/test_life_seki_races.py). Players who called the three
-# inner White stones dead recorded a margin 9 points (Japanese) higher.
-SEKI_CALLED_DEAD = """
-. O . X X X O . .
-X O O X X O O . .
-. X X X X O . . .
-X X X O O O O . .
-X X X X X O . . .
-O O O O O O . . .
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . . .
-"""
+# In the seki "eye_between_two_strings_is_seki", players who called the three inner White
+# stones dead recorded a margin 9 points (Japanese) higher.
 INNER_WHITE = ([0, 1, 1], [1, 1, 2])
 
-# White lives with two eyes: Benson's analysis proves it, so no flip may remove it.
-TWO_EYES = """
-. O . O X .
-O O O O X .
-X X X X X .
-. . . . . .
-"""
 
 def estimated(position: Position):
     """The verdict a run with ``--life estimate`` stores."""
@@ -76,7 +49,7 @@ def margin_with_dead(position: Position, rows_cols, ruleset) -> float:
 
 
 def test_a_dead_stone_the_players_left_on_the_board_explains_the_miss():
-    position = Position.from_diagram(DEAD_STONE_LEFT_ON_THE_BOARD)
+    position = Position.from_diagram(LIFE["dead_stone_left_on_the_board"].diagram)
     explained = explain_miss(position, estimated(position), CHINESE, recorded_margin=15)
     assert explained.difference == -8.0
     fix = explained.fix
@@ -87,7 +60,7 @@ def test_a_dead_stone_the_players_left_on_the_board_explains_the_miss():
 
 @pytest.mark.parametrize("ruleset", [JAPANESE, CHINESE], ids=lambda r: r.name)
 def test_a_seki_the_players_called_dead_is_a_seki_misread(ruleset):
-    position = Position.from_diagram(SEKI_CALLED_DEAD)
+    position = Position.from_diagram(LIFE["eye_between_two_strings_is_seki"].diagram)
     recorded = margin_with_dead(position, INNER_WHITE, ruleset)
     explained = explain_miss(position, estimated(position), ruleset, recorded)
     fix = explained.fix
@@ -97,7 +70,7 @@ def test_a_seki_the_players_called_dead_is_a_seki_misread(ruleset):
 
 
 def test_proven_stones_are_never_flipped():
-    position = Position.from_diagram(TWO_EYES)
+    position = Position.from_diagram(LIFE["two_eyes"].diagram)
     white = np.nonzero(position.board == WHITE)
     recorded = margin_with_dead(position, white, CHINESE)
     explained = explain_miss(position, estimated(position), CHINESE, recorded)
@@ -106,7 +79,7 @@ def test_proven_stones_are_never_flipped():
 
 
 def test_a_record_problem_names_the_class_whatever_the_flips_find():
-    position = Position.from_diagram(DEAD_STONE_LEFT_ON_THE_BOARD)
+    position = Position.from_diagram(LIFE["dead_stone_left_on_the_board"].diagram)
     explained = explain_miss(position, estimated(position), CHINESE, 15, record_problem=True)
     assert explained.fix.remaining == 0.0 and explained.miss_class == RECORD_PROBLEM
 
@@ -114,7 +87,7 @@ def test_a_record_problem_names_the_class_whatever_the_flips_find():
 @pytest.mark.parametrize("ruleset, margin", [("chinese", 15), (CHINESE, float("nan")), (CHINESE, "15")])
 def test_bad_arguments_are_refused_at_the_door(ruleset, margin):
     with pytest.raises(RulesError):
-        position = Position.from_diagram(DEAD_STONE_LEFT_ON_THE_BOARD)
+        position = Position.from_diagram(LIFE["dead_stone_left_on_the_board"].diagram)
         explain_miss(position, estimated(position), ruleset, margin)
 
 
@@ -161,8 +134,8 @@ def slip(tmp_path):
     """A record whose players left the dead stone on the board, and one counted right."""
     folder = tmp_path / "games"
     folder.mkdir()
-    (folder / "slip.sgf").write_text(sgf_of(DEAD_STONE_LEFT_ON_THE_BOARD, "RU[Chinese]KM[0]RE[B+15]"))
-    (folder / "right.sgf").write_text(sgf_of(DEAD_STONE_LEFT_ON_THE_BOARD, "RU[Chinese]KM[0]RE[B+7]"))
+    (folder / "slip.sgf").write_text(sgf_of(LIFE["dead_stone_left_on_the_board"].diagram, "RU[Chinese]KM[0]RE[B+15]"))
+    (folder / "right.sgf").write_text(sgf_of(LIFE["dead_stone_left_on_the_board"].diagram, "RU[Chinese]KM[0]RE[B+7]"))
     return folder
 
 
@@ -210,7 +183,7 @@ def test_scores_of_other_options_or_inputs_are_replaced_only_with_force(slip, tm
     with pytest.raises(InputError, match="scores.parquet exists; use --force"):
         validate([slip], tmp_path / "run", jobs=1, life="estimate")
     validate([slip], tmp_path / "run", jobs=1, life="estimate", force=True)
-    (slip / "right.sgf").write_text(sgf_of(DEAD_STONE_LEFT_ON_THE_BOARD, "RU[Chinese]KM[0]RE[B+8]"))
+    (slip / "right.sgf").write_text(sgf_of(LIFE["dead_stone_left_on_the_board"].diagram, "RU[Chinese]KM[0]RE[B+8]"))
     with pytest.raises(InputError, match="other contents of these inputs; use --force"):
         validate([slip], tmp_path / "run", jobs=1, life="estimate")
     assert validate([slip], tmp_path / "run", jobs=1, life="estimate", force=True).loc["all", "exact"] == 0
@@ -244,7 +217,7 @@ ARROW_TYPES = {"str": pa.types.is_string, "Int64": pa.types.is_int64, "float64":
 def test_explanation_columns_are_typed_with_or_without_misses(tmp_path, result, misses):
     folder = tmp_path / "games"
     folder.mkdir()
-    (folder / "game.sgf").write_text(sgf_of(DEAD_STONE_LEFT_ON_THE_BOARD, f"RU[Chinese]KM[0]RE[{result}]"))
+    (folder / "game.sgf").write_text(sgf_of(LIFE["dead_stone_left_on_the_board"].diagram, f"RU[Chinese]KM[0]RE[{result}]"))
     validate([folder], tmp_path / "run", jobs=1, life="estimate")
     table = pq.read_table(tmp_path / "run" / "validation.parquet")
     assert table.num_rows == misses

@@ -17,6 +17,8 @@ from rulelab.position import BLACK, WHITE, Position
 from rulelab.rules import get_ruleset
 from rulelab.store.tables import read_provenance
 
+from positions import named_positions
+
 
 def _katago_missing() -> str | None:
     try:
@@ -28,19 +30,8 @@ def _katago_missing() -> str | None:
 
 needs_katago = pytest.mark.skipif(_katago_missing() is not None, reason=str(_katago_missing()))
 
-# 9×9, finished: Black owns the left, White the right; one White stone sits dead in
-# Black's area at (4, 2) and one Black stone dead in White's at (4, 6).
-TWO_DEAD_STONES = """
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . O X O . X . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-"""
+LIFE = named_positions("life")
+"""The named positions of ``data/positions/life.txt``."""
 
 
 def test_a_chain_is_dead_by_its_mean_or_its_worst_point_and_always_whole():
@@ -105,11 +96,11 @@ def test_install_is_idempotent():
 
 @needs_katago
 def test_katago_finds_the_dead_stones_and_batches_positions():
-    position = Position.from_diagram(TWO_DEAD_STONES, passes_black=1, passes_white=1)
+    position = Position.from_diagram(LIFE["two_dead_stones"].diagram, passes_black=1, passes_white=1)
     single = decide_life(position, "katago")
     assert single.method == "katago"
     assert np.argwhere(single.dead).tolist() == [[4, 2], [4, 6]]
-    mirrored = Position.from_diagram(TWO_DEAD_STONES[::-1], to_move=WHITE)
+    mirrored = Position.from_diagram(LIFE["two_dead_stones"].diagram[::-1], to_move=WHITE)
     batch = decide_lives([position, mirrored], "katago")
     assert [v.dead.sum() for v in batch] == [2, 2]
     np.testing.assert_array_equal(batch[1].dead, single.dead[::-1, ::-1])
@@ -122,7 +113,7 @@ def test_cli_validate_with_katago_files_named_on_the_command_line(tmp_path, caps
     for variable in katago_module.ENVIRONMENT.values():
         monkeypatch.setenv(variable, "")  # unset for the search, restored after the test
     binary, model, config = find_katago()
-    stones = Position.from_diagram(TWO_DEAD_STONES).board
+    stones = Position.from_diagram(LIFE["two_dead_stones"].diagram).board
     setup = "".join(f"A{'BW'[v - 1]}" + "".join(f"[{chr(97 + c)}{chr(97 + r)}]"
                                                for r, c in np.argwhere(stones == v))
                     for v in (BLACK, WHITE))

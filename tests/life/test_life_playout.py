@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import ndimage
-from test_life import SEKI_WITH_ONE_EYE_EACH, SEKI_WITHOUT_EYES
 
 from rulelab.board import WALL, pad
 from rulelab.gamegen import random_legal_game
@@ -18,6 +17,10 @@ from rulelab.life.benson import pass_alive
 from rulelab.life.playout import SEKI_ROW, playout_counts
 from rulelab.position import BLACK, EMPTY, WHITE, Position
 from rulelab.read.replay import replay
+
+from positions import named_positions
+
+LIFE = named_positions("life")
 
 PLAYOUTS = 24
 CROSS = ndimage.generate_binary_structure(2, 1)
@@ -77,7 +80,7 @@ def test_a_group_with_two_eyes_survives_every_playout(board, colour, to_move):
     assert owned_in_every_playout(counts, n, board, board == colour)
 
 
-@pytest.mark.parametrize("diagram", [SEKI_WITHOUT_EYES, SEKI_WITH_ONE_EYE_EACH])
+@pytest.mark.parametrize("diagram", [LIFE[name].diagram for name in ("seki_without_eyes", "seki_with_one_eye_each")])
 @pytest.mark.parametrize("to_move", [BLACK, WHITE])
 def test_a_seki_survives_every_playout_and_its_shared_liberties_stay_empty(diagram, to_move):
     board = Position.from_diagram(diagram).board

@@ -20,28 +20,10 @@ from rulelab.store.life import LIFE_SCHEMA, stored_life
 from rulelab.store.positions import position_from_row
 from rulelab.store.sql import query
 
-SEKI_WITH_ONE_EYE_EACH = """
-. O O . X . X O .
-O O O O X X X O O
-X X X X O O O O .
-. X . X O . O O O
-X X X X O O O . O
-. X . X O . O O O
-X X X X O O O . O
-. X . X O . O O O
-X X X X O O O . O
-"""
-DEAD_STONE_INSIDE = """
-. . . X O . . . .
-. O . X O . . . .
-. . . X O . . . .
-. . . X O . . X .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-"""
+from positions import named_positions
+
+LIFE = named_positions("life")
+"""The named positions of ``data/positions/life.txt``."""
 
 
 def sgf_of(diagram: str, extra: str = "") -> str:
@@ -56,12 +38,12 @@ def sgf_of(diagram: str, extra: str = "") -> str:
 @pytest.fixture(scope="module")
 def collection(tmp_path_factory):
     folder = tmp_path_factory.mktemp("games")
-    (folder / "seki.sgf").write_text(sgf_of(SEKI_WITH_ONE_EYE_EACH))
-    (folder / "estimated.sgf").write_text(sgf_of(DEAD_STONE_INSIDE))
+    (folder / "seki.sgf").write_text(sgf_of(LIFE["seki_with_one_eye_each"].diagram))
+    (folder / "estimated.sgf").write_text(sgf_of(LIFE["dead_stone_inside"].diagram))
     # Another result, so that it is not a copy of the unmarked record (game ids leave out marks).
-    (folder / "marked.sgf").write_text(sgf_of(DEAD_STONE_INSIDE, "TB[bb]TW[hd]").replace("W+1.5", "W+9.5"))
+    (folder / "marked.sgf").write_text(sgf_of(LIFE["dead_stone_inside"].diagram, "TB[bb]TW[hd]").replace("W+1.5", "W+9.5"))
     (folder / "copy").mkdir()
-    (folder / "copy" / "seki.sgf").write_text(sgf_of(SEKI_WITH_ONE_EYE_EACH))
+    (folder / "copy" / "seki.sgf").write_text(sgf_of(LIFE["seki_with_one_eye_each"].diagram))
     return folder
 
 

@@ -64,7 +64,7 @@ def test_make_prints_its_stages_and_builds_the_report_with_the_cli():
     import subprocess
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     plan = subprocess.run(["make", "-n", "-B", "install", "analysis"], cwd=root, capture_output=True,
                           text=True, check=True).stdout
     for stage in ("==> installing rulelab", "==> scoring", "==> building the report"):
