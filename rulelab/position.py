@@ -111,7 +111,7 @@ class Life:
     """The verdict on which stones of a final position are dead.
 
     Scoring takes this as given and finds seki on the board itself
-    (:attr:`rulelab.scoring.BoardAnalysis.seki`); how the verdict was reached is
+    (:attr:`rulelab.scoring.PointClasses.seki`); how the verdict was reached is
     recorded in ``method`` and ``confidence`` so that tables can say what was estimated.
     """
 

@@ -78,7 +78,7 @@ CLASSES_BEHIND = {
     "seki_eyes": (scoring.SEKI_POINT_B, scoring.SEKI_POINT_W),
     "protective_moves": (scoring.OWED_B, scoring.OWED_W),
 }
-"""Point classes of :func:`rulelab.scoring.analyse` behind each cause that is about points."""
+"""Point classes of :func:`rulelab.scoring.classify_points` behind each cause that is about points."""
 
 
 def points_that_differ(board: np.ndarray, cause: str, *, dead: np.ndarray | None = None,

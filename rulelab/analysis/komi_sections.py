@@ -11,7 +11,7 @@ from rulelab.analysis.komi import fair_komi, margin_distribution, record_agreeme
 from rulelab.analysis.outcomes import CENSORING_ASSUMPTION, RECORD
 from rulelab.analysis.published import compare_published
 from rulelab.analysis.report import Section, Text, Workspace
-from rulelab.analysis.shared import Analysis, missing
+from rulelab.analysis.shared import ReportTables, missing
 from rulelab.analysis.strata import STRATA
 from rulelab.analysis.summary import dame_policies, outlier_rule
 
@@ -20,37 +20,37 @@ REKOMI = {"territory": (5.5, 6.5), "area": (5.5, 7.5)}
 2¾ → 3¾ zi (5.5 → 7.5 points, 2002)."""
 
 
-def margins_section(analysis: Analysis, out: Workspace) -> Section:
-    even = analysis.even_outcomes
+def margins_section(tables: ReportTables, out: Workspace) -> Section:
+    even = tables.even_outcomes
     distribution = margin_distribution(even[even["ruleset"] != RECORD])
-    title = f"Margins before komi of counted even {analysis.main_board} games"
+    title = f"Margins before komi of counted even {tables.main_board} games"
     if distribution.empty:
-        return missing("margins", "Margins before komi", f"no counted even {analysis.main_board} game.")
+        return missing("margins", "Margins before komi", f"no counted even {tables.main_board} game.")
     area = distribution[distribution["scoring"] == "area"]
     even_area = int(area.loc[area["parity"] == "even", "games"].sum())
     return Section("margins", "Margins before komi", [
         Text("On a board with an odd number of points an area margin is odd once every point is "
              "someone's (RULES.md, parity). Open dame — empty points between the two sides that "
              "nobody filled — break that where they are counted for nobody (dame policy "
-             f"{dame_policies(analysis)}): {even_area:,} of the "
+             f"{dame_policies(tables)}): {even_area:,} of the "
              f"{int(area['games'].sum()):,} area margins below are even. Territory margins have no "
              "parity constraint. The bars are coloured by parity; dashed lines mark each ruleset's "
              "komi."),
         out.figure("margins", plots.plot_margin_distribution(
-            distribution, title=title, komi=analysis.standard_komi), title + ", by ruleset."),
+            distribution, title=title, komi=tables.standard_komi), title + ", by ruleset."),
         out.table("margins", distribution, "Counted games per margin before komi"),
     ])
 
 
-def komi_section(analysis: Analysis, out: Workspace) -> Section:
-    settings, even = analysis.settings, analysis.even_outcomes
+def komi_section(tables: ReportTables, out: Workspace) -> Section:
+    settings, even = tables.settings, tables.even_outcomes
     if even.empty:
         return missing("komi", "Komi and Black's win rate",
-                       f"no even {analysis.main_board} game ended by a count, a resignation or on time.")
+                       f"no even {tables.main_board} game ended by a count, a resignation or on time.")
     curve = win_rate_curve(even, settings.komi_grid, n_boot=settings.n_boot, seed=settings.seed)
-    fits = analysis.even_fits
+    fits = tables.even_fits
     blocks = [Text("Black's win rate at each komi of the grid, from the counted even games on the "
-                   f"{analysis.main_board} board (a draw counts half): Wilson 95% intervals and a "
+                   f"{tables.main_board} board (a draw counts half): Wilson 95% intervals and a "
                    f"percentile bootstrap (seed {settings.seed}, {settings.n_boot} replicates). The "
                    "curve is a logistic distribution of the margin fitted to every game; its 50% "
                    "crossing is the fair komi."),
@@ -58,18 +58,18 @@ def komi_section(analysis: Analysis, out: Workspace) -> Section:
                    "margin only bounded. Assumption for them: " + CENSORING_ASSUMPTION)]
     if not curve.empty:
         blocks.append(out.figure("komi_curves", plots.plot_komi_curves(
-            curve, fits, title=f"Black's win rate against komi, even {analysis.main_board} games"),
+            curve, fits, title=f"Black's win rate against komi, even {tables.main_board} games"),
             "Black's win rate against komi per ruleset, with intervals and the fitted curve."))
         blocks.append(out.table("komi_curves", curve, "Win rate per ruleset and komi ('record': the "
                                 "records' own results)", preview_rows=10))
     blocks.append(out.table("fair_komi", fits, "Fair komi with and without censored games"))
     blocks += [Text(s) for s in _fit_sentences(fits)]
-    blocks.append(Text(outlier_rule(analysis)))
+    blocks.append(Text(outlier_rule(tables)))
     blocks += [Text("How far to trust rulelab's margins: on games counted in the record, rulelab's "
                     "count of the final position against the record's result (same winner at the "
                     "komi in force, same margin, median gap in points). Records that stop with dame "
                     "open or dead stones on the board are where they part."),
-               out.table("record_agreement", record_agreement(analysis.outcomes),
+               out.table("record_agreement", record_agreement(tables.outcomes),
                          "rulelab's count against the record's")]
     return Section("komi", "Komi and Black's win rate", blocks)
 
@@ -96,8 +96,8 @@ def _fit_sentences(fits: pd.DataFrame) -> list[str]:
     return sentences
 
 
-def strata_section(analysis: Analysis, out: Workspace) -> Section:
-    outcomes = analysis.outcomes
+def strata_section(tables: ReportTables, out: Workspace) -> Section:
+    outcomes = tables.outcomes
     title = "Fair komi by era, komi in force, board, handicap, rank and source"
     if outcomes.empty:
         return missing("strata", title, "no counted or resigned game to fit a komi to.")
@@ -127,9 +127,9 @@ def _label(ruleset: str) -> str:
     return "recorded results" if ruleset == RECORD else f"{ruleset} margins"
 
 
-def rekomi_section(analysis: Analysis, out: Workspace) -> Section:
-    outcomes = analysis.outcomes
-    plans = [(name, *REKOMI[family]) for family, name in analysis.representatives.items() if family in REKOMI]
+def rekomi_section(tables: ReportTables, out: Workspace) -> Section:
+    outcomes = tables.outcomes
+    plans = [(name, *REKOMI[family]) for family, name in tables.representatives.items() if family in REKOMI]
     plans.append((RECORD, *REKOMI["territory"]))
     overall, by_era = [], []
     for name, start, end in plans:
@@ -150,10 +150,10 @@ def rekomi_section(analysis: Analysis, out: Workspace) -> Section:
     return Section("rekomi", "Counterfactual komi", blocks)
 
 
-def published_section(analysis: Analysis, out: Workspace) -> Section:
-    records = analysis.outcomes[analysis.outcomes["ruleset"] == RECORD]
-    comparison = compare_published(records, analysis.even_fits,
-                                   area_ruleset=analysis.representatives.get("area", "chinese"))
+def published_section(tables: ReportTables, out: Workspace) -> Section:
+    records = tables.outcomes[tables.outcomes["ruleset"] == RECORD]
+    comparison = compare_published(records, tables.even_fits,
+                                   area_ruleset=tables.representatives.get("area", "chinese"))
     blocks = [out.table("published", comparison, "Published figures beside this corpus")]
     blocks += [Text(f"{row.figure}. {row.sentence} (Source: {row.source}.)")
                for row in comparison.itertuples(index=False)]

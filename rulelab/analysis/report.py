@@ -223,14 +223,14 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
         something other than a report.
     """
     from rulelab.analysis.sections import SECTIONS
-    from rulelab.analysis.shared import Analysis, Settings
+    from rulelab.analysis.shared import ReportTables, Settings
 
-    analysis = Analysis.load(run_dir, Settings(**settings))
+    tables = ReportTables.load(run_dir, Settings(**settings))
     out = _report_folder(run_dir, out_dir)
     with _staged(out) as staging:
         workspace = Workspace(staging)
-        sections = [build(analysis, workspace) for build in SECTIONS.values()]
-        title = f"rulelab report: {analysis.run.name}"
+        sections = [build(tables, workspace) for build in SECTIONS.values()]
+        title = f"rulelab report: {tables.run.name}"
         (staging / "report.md").write_text(render_markdown(sections, title), encoding="utf-8")
         (staging / "index.html").write_text(render_html(sections, title), encoding="utf-8")
     return out / "index.html"
@@ -290,13 +290,13 @@ def write_section(key: str, run_dir: str | Path, out_dir: str | Path, **settings
         If ``key`` names no section, or as :func:`build_report`.
     """
     from rulelab.analysis.sections import SECTIONS
-    from rulelab.analysis.shared import Analysis, Settings
+    from rulelab.analysis.shared import ReportTables, Settings
 
     if key not in SECTIONS:
         raise InputError(f"The report part must be one of {', '.join(SECTIONS)}; got {key!r}.")
-    analysis = Analysis.load(run_dir, Settings(**settings))
+    tables = ReportTables.load(run_dir, Settings(**settings))
     workspace = _workspace(run_dir, out_dir)
-    section = SECTIONS[key](analysis, workspace)
+    section = SECTIONS[key](tables, workspace)
     path = workspace.path / f"{key}.md"
     path.write_text(render_markdown([section], section.title), encoding="utf-8")
     return path

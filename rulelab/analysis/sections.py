@@ -1,5 +1,5 @@
 """The parts of the report, in order (:data:`SECTIONS`): each reads the run through
-:class:`~rulelab.analysis.shared.Analysis`, writes its tables and figures into a
+:class:`~rulelab.analysis.shared.ReportTables`, writes its tables and figures into a
 :class:`~rulelab.analysis.report.Workspace`, and returns a
 :class:`~rulelab.analysis.report.Section`. The sections on komi are in
 :mod:`rulelab.analysis.komi_sections`, the findings and the model in
@@ -21,15 +21,15 @@ from rulelab.analysis.divergence import (COMMON_KOMI, KOMI_BASES, any_disagreeme
 from rulelab.analysis.komi_sections import (komi_section, margins_section, published_section, rekomi_section,
                                             strata_section)
 from rulelab.analysis.report import Code, Section, Text, Workspace, json_text
-from rulelab.analysis.shared import Analysis, missing
+from rulelab.analysis.shared import ReportTables, missing
 from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strata, rank_band
 from rulelab.analysis.summary import findings_section, model_section
 from rulelab.analysis.verdict import stored_verdict
 from rulelab.position import Position
 
 
-def provenance_section(analysis: Analysis, out: Workspace) -> Section:
-    run, settings = analysis.run, analysis.settings
+def provenance_section(tables: ReportTables, out: Workspace) -> Section:
+    run, settings = tables.run, tables.settings
     hashes = pd.DataFrame(sorted(run.table_hashes.items()), columns=["file", "sha256"])
     blocks = [
         Text(f"Built by rulelab {rulelab.__version__} from the run folder '{run.name}'. The same "
@@ -57,17 +57,17 @@ def _manifest_blocks(manifest: dict, out: Workspace) -> list:
     return blocks
 
 
-def overview_section(analysis: Analysis, out: Workspace) -> Section:
-    games, scores = analysis.run.games, analysis.run.scores
+def overview_section(tables: ReportTables, out: Workspace) -> Section:
+    games, scores = tables.run.games, tables.run.scores
     status = games["status"].value_counts().rename_axis("status").reset_index(name="games")
-    kinds = (analysis.games.assign(source=analysis.games["source"].fillna("unknown"),
-                                   result_kind=analysis.games["result_kind"].fillna("unknown"))
+    kinds = (tables.games.assign(source=tables.games["source"].fillna("unknown"),
+                                   result_kind=tables.games["result_kind"].fillna("unknown"))
              .groupby(["source", "result_kind"], sort=True).size().rename("games").reset_index())
     keys = ["ruleset", "komi_source"] + (["finished"] if "finished" in scores.columns else [])
     rows = scores.groupby(keys, sort=True, dropna=False).size().rename("rows").reset_index()
     duplicates = int(games["duplicate_of"].notna().sum()) if "duplicate_of" in games else 0
     return Section("overview", "The collection", [
-        Text(f"{len(games):,} game records; {len(analysis.games):,} replayed without error and not "
+        Text(f"{len(games):,} game records; {len(tables.games):,} replayed without error and not "
              f"duplicates ({duplicates:,} duplicates left out). Analyses count only those."),
         out.table("games_by_status", status.sort_values("status"), "Games by status"),
         out.table("games_by_result", kinds, "Analysable games by source and kind of result"),
@@ -75,15 +75,15 @@ def overview_section(analysis: Analysis, out: Workspace) -> Section:
     ])
 
 
-def divergence_section(analysis: Analysis, out: Workspace) -> Section:
-    scores, games = analysis.run.scores, analysis.run.games
+def divergence_section(tables: ReportTables, out: Workspace) -> Section:
+    scores, games = tables.run.scores, tables.run.games
     matrices = {basis: disagreement_matrix(scores, games, komi_basis=basis) for basis in KOMI_BASES}
     standard = matrices["standard"]
     if standard.empty or standard["games"].max() == 0:
         return missing("divergence", "Where rulesets disagree",
                        "no game is both settled and scored under two rulesets.")
     total = int(standard["games"].max())
-    komi = ", ".join(f"{name} {k:g}" for name, k in analysis.standard_komi.items())
+    komi = ", ".join(f"{name} {k:g}" for name, k in tables.standard_komi.items())
     blocks = [Text("Each settled game (one the life layer calls finished, or one its players "
                    "counted) is scored under every ruleset. A pair of rulesets disagrees on a game "
                    "when they name different winners (a draw is a verdict of its own). Two komi "
@@ -101,7 +101,7 @@ def divergence_section(analysis: Analysis, out: Workspace) -> Section:
                       f"Games (of {total:,}) on which two rulesets name different winners, at {label}",
                       preview_rows=len(matrix)),
         ]
-    causes = cause_summary(analysis.attribution) if not analysis.attribution.empty else pd.DataFrame()
+    causes = cause_summary(tables.attribution) if not tables.attribution.empty else pd.DataFrame()
     if not causes.empty:
         keys = ["komi_basis", "ruleset_a", "ruleset_b"]
         pair_total = causes.groupby(keys, sort=False)["games"].transform("sum")
@@ -112,7 +112,7 @@ def divergence_section(analysis: Analysis, out: Workspace) -> Section:
     blocks.append(out.table("divergence_matrix", pd.concat(matrices.values(), ignore_index=True),
                             "Disagreements per ordered pair of rulesets and komi basis (long form, "
                             "with rates)", preview_rows=0))
-    split = [by for by in (*STRATA, "life_method") if _levels(analysis, by) > 1]
+    split = [by for by in (*STRATA, "life_method") if _levels(tables, by) > 1]
     if split:
         blocks.append(out.table("divergence_by_stratum", pd.concat(
             [any_disagreement(scores, games, by=by).rename(columns={by: "value"}).assign(stratum=by)
@@ -132,12 +132,12 @@ def divergence_section(analysis: Analysis, out: Workspace) -> Section:
     return Section("divergence", "Where rulesets disagree", blocks)
 
 
-def _levels(analysis: Analysis, by: str) -> int:
+def _levels(tables: ReportTables, by: str) -> int:
     """How many values stratum ``by`` takes among the games that are compared."""
-    rows = standard_rows(analysis.run.scores, finished_only=False)
+    rows = standard_rows(tables.run.scores, finished_only=False)
     if by == "life_method":
         return rows["life_method"].nunique(dropna=False) if "life_method" in rows else 0
-    strata = game_strata(analysis.games)
+    strata = game_strata(tables.games)
     return strata.loc[strata["game_id"].isin(rows["game_id"]), by].nunique(dropna=False)
 
 
@@ -145,8 +145,8 @@ def _rank(matrix: pd.DataFrame) -> dict[str, int]:
     return {name: k for k, name in enumerate(dict.fromkeys(matrix["ruleset_a"]))}
 
 
-def attribution_section(analysis: Analysis, out: Workspace) -> Section:
-    table = analysis.attribution
+def attribution_section(tables: ReportTables, out: Workspace) -> Section:
+    table = tables.attribution
     causes = pd.DataFrame({"cause": list(CAUSES), "meaning": [CAUSE_NOTES[c] for c in CAUSES]})
     blocks = [
         Text("For every game and pair of rulesets that disagree, the margin difference (Black − "
@@ -174,8 +174,8 @@ def attribution_section(analysis: Analysis, out: Workspace) -> Section:
     return Section("attribution", "Why they disagree", blocks)
 
 
-def examples_section(analysis: Analysis, out: Workspace) -> Section:
-    examples = _examples(analysis)
+def examples_section(tables: ReportTables, out: Workspace) -> Section:
+    examples = _examples(tables)
     blocks = [Text("For each cause, the games where it alone best explains the flip at standard komi, "
                    "with a Chinese-against-Japanese and an Ing game whenever there are some, drawn with "
                    "the points behind the cause marked: the dame, seki eyes and owed points the scorer "
@@ -183,13 +183,13 @@ def examples_section(analysis: Analysis, out: Workspace) -> Section:
     if examples.empty:
         return Section("examples", "Worked examples",
                        blocks + [Text("Not shown: no two rulesets name different winners on a settled game.")])
-    games = analysis.games.set_index("game_id")
+    games = tables.games.set_index("game_id")
     for k, row in enumerate(examples.itertuples(index=False)):
         game = games.loc[row.game_id]
         board = _grid(game, "board")
         if board is None:
             continue
-        verdict = stored_verdict(analysis.run.life, row.game_id)
+        verdict = stored_verdict(tables.run.life, row.game_id)
         dead, seki, classes = (verdict.dead, verdict.seki, verdict.classes) if verdict else (None,) * 3
         marks = diagrams.points_that_differ(board, row.cause, dead=dead, classes=classes)
         parts = ", ".join(f"{c} {getattr(row, c):+g}" for c in CAUSES if getattr(row, c) != 0)
@@ -205,14 +205,14 @@ def examples_section(analysis: Analysis, out: Workspace) -> Section:
     return Section("examples", "Worked examples", blocks)
 
 
-def _examples(analysis: Analysis) -> pd.DataFrame:
+def _examples(tables: ReportTables) -> pd.DataFrame:
     """The clearest games per cause at standard komi, plus the clearest Chinese-vs-Japanese
     game and the clearest game with Ing on one side, when the run has them."""
-    table = analysis.attribution
+    table = tables.attribution
     table = table[table["komi_basis"] == "standard"] if not table.empty else table
     if table.empty:
         return pd.DataFrame()
-    picks = [clearest_examples(table, analysis.settings.examples_per_cause)]
+    picks = [clearest_examples(table, tables.settings.examples_per_cause)]
     for wanted in (table["ruleset_a"].eq("chinese") & table["ruleset_b"].eq("japanese"),
                    table["ruleset_a"].eq("ing") | table["ruleset_b"].eq("ing")):
         if wanted.any():
@@ -269,4 +269,4 @@ SECTIONS = {
     "provenance": provenance_section,
 }
 """Report parts in their order, the findings first and the provenance as an appendix;
-each maps (Analysis, Workspace) → Section."""
+each maps (ReportTables, Workspace) → Section."""

@@ -45,7 +45,7 @@ class Settings:
         object.__setattr__(self, "komi_grid", tuple(float(k) for k in self.komi_grid))
 
 
-class Analysis:
+class ReportTables:
     """A loaded run plus the intermediate tables several sections share (computed once)."""
 
     def __init__(self, run: Run, settings: Settings):
@@ -53,7 +53,7 @@ class Analysis:
         self.settings = settings
 
     @classmethod
-    def load(cls, run_dir: str | Path, settings: Settings) -> "Analysis":
+    def load(cls, run_dir: str | Path, settings: Settings) -> "ReportTables":
         return cls(read_run(run_dir), settings)
 
     @cached_property

@@ -1,7 +1,7 @@
 """The report's front: the findings in prose, and how the games were counted.
 
 Both read the tables of :mod:`rulelab.analysis.findings` and the shared intermediate
-tables of :class:`~rulelab.analysis.shared.Analysis`, and say every number with the
+tables of :class:`~rulelab.analysis.shared.ReportTables`, and say every number with the
 count it rests on and its 95% interval.
 """
 
@@ -22,7 +22,7 @@ from rulelab.analysis.stats import wilson_interval
 from rulelab.rules import PRESETS
 
 if TYPE_CHECKING:
-    from rulelab.analysis.shared import Analysis
+    from rulelab.analysis.shared import ReportTables
 
 CAUSE_WORDS = {
     "komi": "komi (the rulesets' standard komi differ)",
@@ -40,10 +40,10 @@ CAUSE_WORDS = {
 """Each main cause in words, for the findings' prose."""
 
 
-def findings_section(analysis: "Analysis", out: Workspace) -> Section:
-    scores, games = analysis.run.scores, analysis.run.games
-    settled = _settled_ids(analysis)
-    trusted = analysis.trusted.intersection(settled)
+def findings_section(tables: "ReportTables", out: Workspace) -> Section:
+    scores, games = tables.run.scores, tables.run.games
+    settled = _settled_ids(tables)
+    trusted = tables.trusted.intersection(settled)
     blocks = [Text(
         "Terms. A game is settled when the life layer calls its final position finished or its "
         "players counted it; only settled games are compared across rulesets. A game is trusted "
@@ -53,7 +53,7 @@ def findings_section(analysis: "Analysis", out: Workspace) -> Section:
         f"{len(settled):,} settled games here. 'The record' is what the SGF file itself says "
         "(result, komi). Intervals are 95% (Wilson for shares, Wald for fair komi).")]
     present = [r for r in MAIN_RULESETS if r in set(scores["ruleset"])]
-    tables = {"rates": [], "causes": []}
+    figures = {"rates": [], "causes": []}
     for subset, label, keep in (("all", "all settled games", settled),
                                 ("trusted", "the trusted games", trusted)):
         if keep.empty:
@@ -65,13 +65,13 @@ def findings_section(analysis: "Analysis", out: Workspace) -> Section:
             continue
         chosen = scores[scores["game_id"].isin(keep)]
         rates, causes = pair_rates(chosen, games), cause_shares(chosen, games)
-        tables["rates"].append(rates.assign(subset=subset))
-        tables["causes"].append(causes.assign(subset=subset))
+        figures["rates"].append(rates.assign(subset=subset))
+        figures["causes"].append(causes.assign(subset=subset))
         blocks += [Text(t) for t in _divergence_sentences(rates, causes, present, label)]
     blocks.append(Text(_playout_sentence(scores, games)))
-    blocks += [Text(t) for t in _komi_sentences(analysis)]
-    blocks.append(Text(_trust_sentence(analysis, settled)))
-    for name, parts in tables.items():
+    blocks += [Text(t) for t in _komi_sentences(tables)]
+    blocks.append(Text(_trust_sentence(tables, settled)))
+    for name, parts in figures.items():
         if parts:
             frame = pd.concat(parts, ignore_index=True)
             blocks.append(out.table(f"findings_{name}", frame[["subset", *frame.columns[:-1]]],
@@ -81,8 +81,8 @@ def findings_section(analysis: "Analysis", out: Workspace) -> Section:
     return Section("findings", "Findings", blocks)
 
 
-def _settled_ids(analysis: "Analysis") -> pd.Index:
-    rows = compared_rows(analysis.run.scores, analysis.run.games)
+def _settled_ids(tables: "ReportTables") -> pd.Index:
+    rows = compared_rows(tables.run.scores, tables.run.games)
     return pd.Index(sorted(rows["game_id"].unique()), name="game_id")
 
 
@@ -155,8 +155,8 @@ def _playout_sentence(scores: pd.DataFrame, games: pd.DataFrame) -> str:
             "the liberties shared in a seki evenly, which leaves the margin where it was.")
 
 
-def _komi_sentences(analysis: "Analysis") -> list[str]:
-    even, board = analysis.even_outcomes, analysis.main_board
+def _komi_sentences(tables: "ReportTables") -> list[str]:
+    even, board = tables.even_outcomes, tables.main_board
     records = even[even["ruleset"] == RECORD]
     rates = black_win_rates(records)
     sentences = []
@@ -169,32 +169,32 @@ def _komi_sentences(analysis: "Analysis") -> list[str]:
                          "draw counts half): " + "; ".join(
                              f"at komi {row.komi:g}, {_share(row.black, int(row.games))} of "
                              f"{int(row.games):,} decided games" for row in top.itertuples()) + ".")
-    fits = _fit_text(analysis.even_fits)
-    trusted = analysis.even_outcomes[analysis.even_outcomes["game_id"].isin(analysis.trusted)]
+    fits = _fit_text(tables.even_fits)
+    trusted = tables.even_outcomes[tables.even_outcomes["game_id"].isin(tables.trusted)]
     trusted_fits = _fit_text(fair_komi(trusted)) if not trusted.empty else ""
     if fits:
         text = (f"Fair komi — the komi at which Black would win half the even {board} games, fitted "
                 "to counted margins and to resignations as bounds: " + fits + ".")
         text += (f" On the trusted games: {trusted_fits}." if trusted_fits
                  else " The trusted games are too few to fit.")
-        sentences.append(text + " " + outlier_rule(analysis))
+        sentences.append(text + " " + outlier_rule(tables))
     else:
         sentences.append(f"Fair komi: not shown, since the even {board} games cannot pin a win-rate "
                          "curve down.")
     return sentences
 
 
-def outlier_rule(analysis: "Analysis") -> str:
+def outlier_rule(tables: "ReportTables") -> str:
     """The outlier rule and how far it moves each fitted fair komi."""
-    n = len(analysis.outliers)
+    n = len(tables.outliers)
     text = (f"Outlier rule: a counted game whose count under the record's own rules lies more than "
             f"{OUTLIER_POINTS:g} points from the recorded margin is left out of rulelab's komi fits "
-            f"({n:,} of {len(analysis.gaps):,} such games here).")
+            f"({n:,} of {len(tables.gaps):,} such games here).")
     if n == 0:
         return text
-    kept = fair_komi(analysis.with_outliers)
+    kept = fair_komi(tables.with_outliers)
     moved = []
-    for name, fit in _converged(analysis.even_fits).items():
+    for name, fit in _converged(tables.even_fits).items():
         other = _converged(kept).get(name)
         if other is not None and name != RECORD:
             moved.append(f"{name} {other['fair_komi'] - fit['fair_komi']:+.2f}")
@@ -215,17 +215,17 @@ def _fit_text(fits: pd.DataFrame) -> str:
         for row in rows.itertuples())
 
 
-def _trust_sentence(analysis: "Analysis", settled: pd.Index) -> str:
-    scores = analysis.run.scores
+def _trust_sentence(tables: "ReportTables", settled: pd.Index) -> str:
+    scores = tables.run.scores
     rows = scores[scores["game_id"].isin(settled) & scores["komi_source"].ne("record")]
     methods = rows.drop_duplicates("game_id")["life_method"].fillna("unknown").value_counts()
     n = int(methods.sum())
     sources = (", ".join(f"{method} on {_share(count, n)}" for method, count in methods.items())
                + " of the settled games") if n else "none, as no game is settled"
     text = f"How far to trust this: dead stones come from markup, proof or playouts (estimate): {sources}."
-    gaps = analysis.gaps
+    gaps = tables.gaps
     if not gaps.empty:
-        komi = analysis.games.set_index("game_id")["komi"].reindex(gaps["game_id"]).to_numpy(float)
+        komi = tables.games.set_index("game_id")["komi"].reindex(gaps["game_id"]).to_numpy(float)
         same_winner = np.sign(gaps["rulelab"].to_numpy() - komi) == np.sign(gaps["record"].to_numpy() - komi)
         text += (f" On the {len(gaps):,} games the players counted, rulelab's count under the record's own "
                  f"rules names the recorded winner on {_share(int(same_winner.sum()), len(gaps))} and "
@@ -237,9 +237,9 @@ def _trust_sentence(analysis: "Analysis", settled: pd.Index) -> str:
     return text
 
 
-def model_section(analysis: "Analysis", out: Workspace) -> Section:
+def model_section(tables: "ReportTables", out: Workspace) -> Section:
     """The modelling choices the counts rest on, each stated once."""
-    options = analysis.run.table_metadata.get("scores.parquet", {}).get("options", {})
+    options = tables.run.table_metadata.get("scores.parquet", {}).get("options", {})
     playout = options.get("playout")
     played = ("after the dead stones are captured (play-out model 'captured': under those rules the "
               "game would have gone on until they were, which moves no point of an area or stone "
@@ -249,7 +249,7 @@ def model_section(analysis: "Analysis", out: Workspace) -> Section:
               if playout == "as-is" else
               "as the run that made the tables did (it recorded no play-out model; runs before it "
               "counted the board as it stands)")
-    rulesets = [r for r in analysis.standard_komi if r in PRESETS]
+    rulesets = [r for r in tables.standard_komi if r in PRESETS]
     table = pd.DataFrame([{
         "ruleset": r, "scoring": PRESETS[r].scoring, "standard komi": PRESETS[r].komi,
         "handicap compensation": {"N": "N points", "N-1": "N−1 points", "0": "none"}[PRESETS[r].handicap_bonus],
@@ -266,7 +266,7 @@ def model_section(analysis: "Analysis", out: Workspace) -> Section:
         Text("Open dame (empty points between the two sides that nobody filled) are counted under "
              "area scoring as each source counts them, measured against recorded results: for nobody "
              "on KGS and wherever the source is unknown, filled alternately on Fox (dame policy "
-             f"{dame_policies(analysis)}). "
+             f"{dame_policies(tables)}). "
              "Territory rules refuse the points that protective moves still owed would fill (J1989 "
              "Art. 9) and the eyes of groups in seki (Art. 8); area rules count both. Handicap "
              "compensation, tie rules and komi per ruleset are in the table below. Margins are Black "
@@ -278,12 +278,12 @@ def model_section(analysis: "Analysis", out: Workspace) -> Section:
     return Section("model", "How the games are counted", blocks)
 
 
-def dame_policies(analysis: "Analysis") -> str:
+def dame_policies(tables: "ReportTables") -> str:
     """The dame policies of the run's scores rows, each with the sources it was used on."""
-    scores = analysis.run.scores
+    scores = tables.run.scores
     if "dame_policy" not in scores or scores["dame_policy"].isna().all():
         return "not recorded"
-    source = analysis.games.set_index("game_id")["source"].fillna("unknown")
+    source = tables.games.set_index("game_id")["source"].fillna("unknown")
     rows = scores.assign(source=scores["game_id"].map(source).fillna("unknown"))
     used = rows.dropna(subset=["dame_policy"]).groupby("dame_policy", sort=True)["source"].unique()
     if len(used) == 1:

@@ -11,7 +11,7 @@ truth from the surest to the cheapest guess:
 
 GNU Go and KataGo are available as backends and cross-checks (:mod:`rulelab.life.gnugo`,
 :mod:`rulelab.life.katago`), never by default. Which live stones are in seki is the
-scorer's to find (:attr:`rulelab.scoring.BoardAnalysis.seki`), whatever decided the dead.
+scorer's to find (:attr:`rulelab.scoring.PointClasses.seki`), whatever decided the dead.
 """
 
 from __future__ import annotations

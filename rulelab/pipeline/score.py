@@ -30,7 +30,7 @@ from rulelab.position import Position
 from rulelab.read.sources import ReadStats
 from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out, server_ruleset,
                            with_source_dame)
-from rulelab.scoring import ScoreBreakdown, analyse, score_all
+from rulelab.scoring import ScoreBreakdown, classify_points, score_all
 from rulelab.store.layout import GAMES_FILE, LIFE_FILE, MANIFEST_FILE, SCORES_FILE
 from rulelab.store.life import LIFE_SCHEMA, life_row
 from rulelab.store.positions import POSITION_COLUMNS, position_from_row
@@ -141,7 +141,7 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
             verdict = verdict or decide_life(position, life)
             scored = score_game(position, counted, life=life, record=record, komi=komi,
                                 verdict=verdict)
-            lives.append(life_row(row["game_id"], verdict, analyse(position, verdict)))
+            lives.append(life_row(row["game_id"], verdict, classify_points(position, verdict)))
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
             scored = failed_scores(rulesets, record, error, komi)

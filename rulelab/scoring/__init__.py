@@ -4,12 +4,12 @@ The scorer takes a replayed :class:`~rulelab.position.Position` and a
 :class:`~rulelab.position.Life` verdict as given, and returns a
 :class:`ScoreBreakdown` that keeps every component of the count apart.
 
-Counting happens in two steps. :func:`analyse` classifies every point of the
+Counting happens in two steps. :func:`classify_points` classifies every point of the
 board once for a life verdict (stone, territory, eye of a group in seki, point
 owed to a protective move, seki liberty, open dame); a ruleset then only adds up
 classes, so :func:`score_all` scores one position under many rulesets for the
 price of one analysis. A verdict names dead stones only; seki is what the analysis
-finds on the board (:attr:`BoardAnalysis.seki`), the one definition the tables keep:
+finds on the board (:attr:`PointClasses.seki`), the one definition the tables keep:
 an open dame between live groups is no seki, since either side can fill it safely.
 
 The modules, each one job, from the bottom up:
@@ -18,12 +18,12 @@ The modules, each one job, from the bottom up:
 - :mod:`.dame`: filling the dame before a territory count, and the owed points;
 - :mod:`.seki`: the seki liberties and the chains in seki;
 - :mod:`.classify`: the kernel giving every point its class (:mod:`.classes`);
-- :mod:`.board_analysis`: :class:`BoardAnalysis` and :func:`analyse`;
-- :mod:`.breakdown`, :mod:`.tally`: :class:`ScoreBreakdown`, :func:`score`, :func:`score_all`;
+- :mod:`.point_classes`: :class:`PointClasses` and :func:`classify_points`;
+- :mod:`.breakdown`, :mod:`.tally`: :class:`ScoreBreakdown`, :func:`score_position`, :func:`score_all`;
 - :mod:`.identities`: :func:`check_identities`.
 """
 
-from .board_analysis import BoardAnalysis, analyse
+from .point_classes import PointClasses, classify_points
 from .breakdown import ScoreBreakdown
 from .classes import (
     CLASS_NAMES,
@@ -39,10 +39,10 @@ from .classes import (
     TERRITORY_W,
 )
 from .identities import check_identities
-from .tally import score, score_all
+from .tally import score_all, score_position
 
 __all__ = [
-    "BoardAnalysis", "analyse", "ScoreBreakdown", "CLASS_NAMES", "OPEN_DAME", "OWED_B", "OWED_W",
+    "PointClasses", "classify_points", "ScoreBreakdown", "CLASS_NAMES", "OPEN_DAME", "OWED_B", "OWED_W",
     "SEKI_DAME", "SEKI_POINT_B", "SEKI_POINT_W", "STONE_B", "STONE_W", "TERRITORY_B",
-    "TERRITORY_W", "check_identities", "score", "score_all",
+    "TERRITORY_W", "check_identities", "score_position", "score_all",
 ]  # fmt: skip

@@ -1,8 +1,8 @@
 """The classes a board analysis gives each point: what a ruleset adds up.
 
 Stones keep their colour's value; an empty board (no region touches a stone) is all
-open dame. The class values index :attr:`BoardAnalysis.counts
-<rulelab.scoring.BoardAnalysis.counts>`.
+open dame. The class values index :attr:`PointClasses.counts
+<rulelab.scoring.PointClasses.counts>`.
 """
 
 OPEN_DAME, STONE_B, STONE_W, TERRITORY_B, TERRITORY_W = 0, 1, 2, 3, 4

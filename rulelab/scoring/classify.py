@@ -140,7 +140,7 @@ def classify_board(board, dead, remove_dead):
     """Pad a ``(rows, cols)`` board, classify it, and count: the classes of the board;
     in one array, the count of each class followed by dead_black, dead_white,
     dead_in_seki_black, dead_in_seki_white, tax_black, tax_white, seki_pairs and
-    seki_odd (the fields of BoardAnalysis); and the stones in seki."""
+    seki_odd (the fields of PointClasses); and the stones in seki."""
     rows, cols = board.shape
     stride = cols + 2
     padded = np.full((rows + 2) * stride, WALL, np.int8)

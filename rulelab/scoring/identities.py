@@ -13,7 +13,7 @@ import numpy as np
 
 from rulelab.position import BLACK, WHITE, Life, Position
 
-from .board_analysis import checked_board
+from .point_classes import checked_board
 from .breakdown import ScoreBreakdown
 
 

@@ -16,7 +16,7 @@ from rulelab.errors import RulesError
 from rulelab.position import BLACK, EMPTY, WHITE, Life, Position
 from rulelab.rules import Ruleset, check_komi, get_ruleset
 
-from .board_analysis import BoardAnalysis, analyse_board, checked_board
+from .point_classes import PointClasses, checked_board, point_classes_of
 from .breakdown import ScoreBreakdown
 from .classes import (
     OPEN_DAME,
@@ -31,7 +31,7 @@ from .classes import (
     TERRITORY_W,
 )
 
-def score(
+def score_position(
     position: Position,
     life: Life,
     ruleset: Ruleset | str,
@@ -68,9 +68,9 @@ def score(
     ...     . X O .
     ... ''')
     >>> life = Life.all_alive(pos.board)
-    >>> score(pos, life, "chinese").margin
+    >>> score_position(pos, life, "chinese").margin
     -7.5
-    >>> score(pos, life, "japanese", komi=0).winner
+    >>> score_position(pos, life, "japanese", komi=0).winner
     'draw'
     """
     return score_all(position, life, [ruleset], komi)[0]
@@ -85,7 +85,7 @@ def score_all(
     """Count ``position`` under each ruleset, analysing the board once per way of
     treating dead stones (removed, or kept as Tromp–Taylor keeps them).
 
-    Parameters are those of :func:`score`, with ``rulesets`` an iterable of rulesets
+    Parameters are those of :func:`score_position`, with ``rulesets`` an iterable of rulesets
     or preset names; returns one breakdown per ruleset, in order.
     """
     board = checked_board(position, life)
@@ -96,19 +96,19 @@ def score_all(
     if komi is not None:
         komi = check_komi(komi, "argument", board.size)
     has_dead = bool((life.dead & (board != EMPTY)).any())
-    analyses: dict[bool, BoardAnalysis] = {}
+    analyses: dict[bool, PointClasses] = {}
     scores = []
     for r in resolved:
         k = r.komi if komi is None else komi  # a preset's komi holds on any board size
         removes = r.remove_dead and has_dead
         if removes not in analyses:
-            analyses[removes] = analyse_board(life, board, removes)
+            analyses[removes] = point_classes_of(life, board, removes)
         scores.append(_tally(position, life, r, k, analyses[removes]))
     return scores
 
 
 def _tally(
-    position: Position, life: Life, r: Ruleset, komi: float, a: BoardAnalysis
+    position: Position, life: Life, r: Ruleset, komi: float, a: PointClasses
 ) -> ScoreBreakdown:
     """Add up the classes of ``a`` as ruleset ``r`` counts them."""
     n = a.counts

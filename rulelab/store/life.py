@@ -10,7 +10,7 @@ The classes are those of the board with the verdict's dead stones removed, which
 ruleset changes: rulesets only add them up differently. Only a ruleset that counts the
 board as it stands (Tromp–Taylor and stone scoring under the ``as-is`` play-out model)
 classifies it with every stone kept; the scores table holds its count. The seki mask is
-the scorer's: stones of chains touching a seki liberty (:attr:`rulelab.scoring.BoardAnalysis.seki`).
+the scorer's: stones of chains touching a seki liberty (:attr:`rulelab.scoring.PointClasses.seki`).
 
 This module imports neither the life package nor the scorer, so a reader of a run
 folder loads neither (nor numba).
@@ -67,7 +67,7 @@ class StoredLife(Life):
 
 def life_row(game_id: str, verdict, analysis) -> dict:
     """The life-table row of a game from its verdict (a :class:`rulelab.life.LifeVerdict`)
-    and the scorer's analysis under it (a :class:`rulelab.scoring.BoardAnalysis`)."""
+    and the scorer's analysis under it (a :class:`rulelab.scoring.PointClasses`)."""
     rows, cols = analysis.classes.shape
 
     def packed(mask) -> bytes:

@@ -143,7 +143,7 @@ def test_neutral_points_are_empty_regions_touching_both_colours():
 
 def test_the_seki_eyes_marked_are_the_points_the_scorer_classed_so():
     from rulelab.position import Life, Position
-    from rulelab.scoring import SEKI_POINT_B, SEKI_POINT_W, analyse
+    from rulelab.scoring import SEKI_POINT_B, SEKI_POINT_W, classify_points
 
     position = Position.from_diagram("""
         . X . O . O X
@@ -151,7 +151,7 @@ def test_the_seki_eyes_marked_are_the_points_the_scorer_classed_so():
         O O O X X X X
         . . O X . . .
     """)  # one eye each, (0, 0) and (0, 4), and the shared liberty (0, 2)
-    classes = analyse(position, Life.all_alive(position.board)).classes
+    classes = classify_points(position, Life.all_alive(position.board)).classes
     eyes = points_that_differ(position.board, "seki_eyes", classes=classes)
     assert np.argwhere(eyes).tolist() == [[0, 0], [0, 4]]
     assert np.isin(classes[eyes], (SEKI_POINT_B, SEKI_POINT_W)).all()
@@ -170,14 +170,14 @@ def test_draw_board_checks_masks_and_board():
 
 def test_marks_are_the_points_the_scorer_counted():
     from rulelab.position import Life, Position
-    from rulelab.scoring import analyse
+    from rulelab.scoring import classify_points
 
     position = Position.from_diagram("""
         . X . O .
         . X . O .
         . X . O .
     """)
-    classes = analyse(position, Life.all_alive(position.board)).classes
+    classes = classify_points(position, Life.all_alive(position.board)).classes
     dame = points_that_differ(position.board, "dame_filling", classes=classes)
     assert dame.tolist() == [[False, False, True, False, False]] * 3
     assert not points_that_differ(position.board, "protective_moves", classes=classes).any()

@@ -21,7 +21,7 @@ from rulelab.life.estimate import BENT_FOUR
 from rulelab.life.markup import marked_dead
 from rulelab.life.reading import read_enclosed
 from rulelab.position import BLACK, EMPTY, WHITE, Position, board_from_diagram
-from rulelab.scoring import SEKI_DAME, analyse
+from rulelab.scoring import SEKI_DAME, classify_points
 
 from positions import named_positions
 
@@ -70,7 +70,7 @@ def test_white_group_inside_black_area_is_dead(name, diagram):
     assert inside.sum() >= 8
     np.testing.assert_array_equal(life.dead, inside)
     assert life.method == "estimate"
-    assert life.finished and not analyse(position, life).seki.any()
+    assert life.finished and not classify_points(position, life).seki.any()
 
 
 def test_big_dead_group_has_many_stones():
@@ -91,7 +91,7 @@ def test_seki_without_eyes():
     assert not life.dead.any()
     inner_white = {(3, 3), (3, 4), (3, 5), (4, 3), (5, 3)}
     inner_black = {(4, 5), (5, 5), (6, 5), (6, 4), (6, 3)}
-    analysis = analyse(position, life)  # seki is the scorer's to find
+    analysis = classify_points(position, life)  # seki is the scorer's to find
     assert {tuple(p) for p in np.argwhere(analysis.seki)} == inner_white | inner_black
     assert {tuple(p) for p in np.argwhere(analysis.classes == SEKI_DAME)} == {(4, 4), (5, 4)}
     assert life.finished
@@ -103,7 +103,7 @@ def test_seki_with_one_eye_each():
     assert not life.dead.any()
     white = {(0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (1, 3)}
     black = {(0, 4), (0, 6), (1, 4), (1, 5), (1, 6)}
-    analysis = analyse(position, life)
+    analysis = classify_points(position, life)
     assert {tuple(p) for p in np.argwhere(analysis.seki)} == white | black
     # The eyes (0, 0) and (0, 5) touch one colour: only the shared point is dame.
     assert {tuple(p) for p in np.argwhere(analysis.classes == SEKI_DAME)} == {(0, 3)}
@@ -116,7 +116,7 @@ def test_bent_four_in_the_corner_is_dead_and_flagged():
     corner_white[:, 4:] = False
     np.testing.assert_array_equal(life.dead, corner_white)
     assert life.flags == (BENT_FOUR,)
-    assert not analyse(position, life).seki.any()
+    assert not classify_points(position, life).seki.any()
 
 
 def test_bent_four_needs_the_ko_but_straight_three_does_not():
@@ -243,7 +243,7 @@ def test_a_marked_seki_runs_no_playout_and_the_scorer_finds_it(monkeypatch):
     marked = Position(**{**position.__dict__, "territory_marks": marks})
     monkeypatch.setattr(rulelab.life, "estimate_life", lambda *a, **k: pytest.fail("playouts ran"))
     life = decide_life(marked)
-    seki = analyse(marked, life).seki
+    seki = classify_points(marked, life).seki
     assert life.method == "markup" and seki[0, 1] and seki[0, 4]
     assert life.proven is not None and not life.proven[0, 1]
 

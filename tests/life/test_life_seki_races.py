@@ -4,7 +4,7 @@ import pytest
 
 from rulelab.life import estimate_life
 from rulelab.position import BLACK, WHITE, Life, Position, board_from_diagram
-from rulelab.scoring import analyse
+from rulelab.scoring import classify_points
 
 from positions import named_positions
 
@@ -19,7 +19,7 @@ INNER_WHITE = [(0, 1), (1, 1), (1, 2)]
 
 def scorer_seki(diagram, estimate):
     """The stones in seki as the scorer finds them under the estimate's dead stones."""
-    return analyse(Position.from_diagram(diagram), Life(dead=estimate.dead, method="estimate")).seki
+    return classify_points(Position.from_diagram(diagram), Life(dead=estimate.dead, method="estimate")).seki
 
 
 @pytest.mark.parametrize("to_move", [BLACK, WHITE])

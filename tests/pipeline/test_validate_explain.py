@@ -21,7 +21,7 @@ from rulelab.pipeline.score import score as score_run
 from rulelab.pipeline.validate import EXPLANATION_TYPES, validate
 from rulelab.position import BLACK, WHITE, Life, Position, board_from_diagram
 from rulelab.rules import get_ruleset
-from rulelab.scoring import score
+from rulelab.scoring import score_position
 
 from positions import named_positions
 
@@ -45,7 +45,7 @@ def margin_with_dead(position: Position, rows_cols, ruleset) -> float:
     """The margin the players would count with exactly these stones dead."""
     dead = np.zeros(position.shape, dtype=bool)
     dead[rows_cols] = True
-    return score(position, Life(dead=dead, method="markup"), ruleset).margin
+    return score_position(position, Life(dead=dead, method="markup"), ruleset).margin
 
 
 def test_a_dead_stone_the_players_left_on_the_board_explains_the_miss():

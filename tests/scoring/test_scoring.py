@@ -34,9 +34,9 @@ from rulelab.scoring import (
     SEKI_POINT_W,
     TERRITORY_B,
     TERRITORY_W,
-    analyse,
+    classify_points,
     check_identities,
-    score,
+    score_position,
     score_all,
 )
 
@@ -82,7 +82,7 @@ def expected_winner(margin, ruleset):
 @pytest.mark.parametrize("name", DIAGRAMS)
 def test_margin_under_every_preset(name, ruleset):
     position, life = DIAGRAMS[name]
-    b = score(position, life, ruleset)
+    b = score_position(position, life, ruleset)
     expected = EXPECTED_MARGIN_BEFORE_KOMI[name][ruleset]
     assert b.margin_before_komi == expected
     assert b.margin == expected - PRESETS[ruleset].komi
@@ -111,8 +111,8 @@ def test_score_all_shares_each_analysis_whatever_the_order_of_the_rulesets():
                                              ("seki_with_eyes", [False])])
 def test_score_all_analyses_once_per_set_of_stones_removed(monkeypatch, name, removals):
     calls = []
-    real = tally.analyse_board
-    monkeypatch.setattr(tally, "analyse_board", lambda *a: calls.append(a[-1]) or real(*a))
+    real = tally.point_classes_of
+    monkeypatch.setattr(tally, "point_classes_of", lambda *a: calls.append(a[-1]) or real(*a))
     position, life = DIAGRAMS[name]
     score_all(position, life, PRESET_ORDER)
     assert sorted(calls) == removals
@@ -123,7 +123,7 @@ def test_score_all_analyses_once_per_set_of_stones_removed(monkeypatch, name, re
 
 def test_seki_eyes_count_under_area_and_not_under_territory():
     position, life = DIAGRAMS["seki_with_eyes"]
-    chinese, japanese = score(position, life, "chinese"), score(position, life, "japanese")
+    chinese, japanese = score_position(position, life, "chinese"), score_position(position, life, "japanese")
     for b in (chinese, japanese):
         assert (b.black_seki_points, b.white_seki_points, b.seki_dame) == (1, 1, 1)
         assert (b.black_territory, b.white_territory) == (9, 6)
@@ -133,7 +133,7 @@ def test_seki_eyes_count_under_area_and_not_under_territory():
 
 def test_seki_is_found_without_the_verdict_marking_it():
     position, life = DIAGRAMS["seki_without_eyes"]
-    classes = analyse(position, life).classes
+    classes = classify_points(position, life).classes
     assert classes[0, 0] == classes[0, 3] == SEKI_DAME
     assert (classes == SEKI_DAME).sum() == 2
 
@@ -151,21 +151,21 @@ def test_seki_liberties_are_split_by_each_rulesets_convention():
 
 def test_ing_tie_with_one_seki_dame_goes_to_black():
     position, life = DIAGRAMS["odd_seki_dame_ing_tie"]
-    ing = score(position, life, "ing")
+    ing = score_position(position, life, "ing")
     assert (ing.margin, ing.winner) == (0, "B")
     # With one shared point nobody gets it.
     assert (ing.black_points, ing.white_points, ing.dame) == (28, 20, 1)
     assert ing.black_zi == 24.5
-    chinese = score(position, life, "chinese")
+    chinese = score_position(position, life, "chinese")
     assert (chinese.black_points, chinese.white_points, chinese.dame) == (28.5, 20.5, 0)
     assert (chinese.margin, chinese.black_zi) == (0.5, 24.75)  # 28.5 zi - 3.75 komi
     # With the same count, komi 8 and a draw on ties would give no winner.
-    assert score(position, life, get_ruleset("ing", tie_break="draw")).winner == "draw"
+    assert score_position(position, life, get_ruleset("ing", tie_break="draw")).winner == "draw"
 
 
 def test_dead_stone_inside_seki_is_removed_only_by_area_scoring():
     position, life = DIAGRAMS["dead_stone_inside_seki"]
-    chinese, japanese = score(position, life, "chinese"), score(position, life, "japanese")
+    chinese, japanese = score_position(position, life, "chinese"), score_position(position, life, "japanese")
     assert (chinese.dead_white, chinese.black_prisoners, chinese.white_stones) == (1, 1, 11)
     assert (japanese.dead_white, japanese.black_prisoners, japanese.white_stones) == (0, 0, 12)
     assert chinese.dead_in_seki_white == japanese.dead_in_seki_white == 1
@@ -174,9 +174,9 @@ def test_dead_stone_inside_seki_is_removed_only_by_area_scoring():
 
 def test_seki_held_by_a_dead_stone_is_found_on_the_board():
     position, life = DIAGRAMS["dead_stone_inside_seki"]
-    seki = analyse(position, life).seki
+    seki = classify_points(position, life).seki
     assert np.array_equal(seki, chain_mask(position.board, [(0, 2), (0, 4)]))
-    assert score(position, life, "japanese").dead_in_seki_white == 1
+    assert score_position(position, life, "japanese").dead_in_seki_white == 1
 
 
 # --------------------------------------------------------------------------- protective moves
@@ -184,13 +184,13 @@ def test_seki_held_by_a_dead_stone_is_found_on_the_board():
 
 def test_false_eye_is_owed_under_territory_scoring():
     position, life = DIAGRAMS["false_eye_owed"]
-    classes = analyse(position, life).classes
+    classes = classify_points(position, life).classes
     assert classes[2, 2] == OWED_B
     assert (classes == OWED_B).sum() == 1 and (classes == OWED_W).sum() == 0
-    japanese = score(position, life, "japanese")
+    japanese = score_position(position, life, "japanese")
     assert (japanese.black_owed, japanese.black_territory, japanese.black_points) == (1, 9, 9)
     # A plain count of the board (Tygem's convention) keeps the point.
-    plain = score(position, life, get_ruleset("korean", refuse_owed=False))
+    plain = score_position(position, life, get_ruleset("korean", refuse_owed=False))
     assert (plain.black_owed, plain.margin_before_komi) == (1, 1)
 
 
@@ -198,17 +198,17 @@ def test_false_eye_is_owed_under_territory_scoring():
 def test_filling_an_open_dame_that_ataris_makes_a_point_owed(to_move):
     base, life = DIAGRAMS["atari_after_filling_dame"]
     position = Position.from_diagram(board_to_diagram(base.board), to_move=to_move)
-    classes = analyse(position, life).classes
+    classes = classify_points(position, life).classes
     assert classes[0, 7] == OWED_W  # "Q19"
     assert classes[0, 5] == OPEN_DAME  # "O19"
     assert (classes == OWED_W).sum() == 1 and (classes == OWED_B).sum() == 0
-    japanese = score(position, life, "japanese")
+    japanese = score_position(position, life, "japanese")
     assert (japanese.white_owed, japanese.white_territory, japanese.open_dame) == (1, 5, 1)
 
 
 def test_protective_move_forced_after_two_dame_is_owed():
     position, life = DIAGRAMS["owed_after_two_dame"]
-    classes = analyse(position, life).classes
+    classes = classify_points(position, life).classes
     assert classes[4, 2] == OWED_W
     assert classes[3, 4] == classes[2, 5] == OPEN_DAME
     assert (classes == OWED_W).sum() == 1 and (classes == OWED_B).sum() == 0
@@ -216,21 +216,21 @@ def test_protective_move_forced_after_two_dame_is_owed():
 
 def test_dame_the_owner_can_fill_itself_owes_nothing():
     position, life = DIAGRAMS["owner_fills_its_own_dame"]
-    classes = analyse(position, life).classes
+    classes = classify_points(position, life).classes
     assert classes[0, 5] == OPEN_DAME and classes[1, 6] == TERRITORY_W
     assert not np.isin(classes, [OWED_B, OWED_W]).any()
 
 
 def test_one_connection_that_saves_two_chains_is_owed_once():
     position, life = DIAGRAMS["double_atari_one_escape"]
-    classes = analyse(position, life).classes
+    classes = classify_points(position, life).classes
     assert classes[0, 3] == OWED_B
     assert (classes == OWED_B).sum() == 1 and (classes == OWED_W).sum() == 0
 
 
 def test_seki_spreads_to_every_eye_of_the_group():
     position, life = DIAGRAMS["seki_group_shares_an_eye"]
-    classes = analyse(position, life).classes
+    classes = classify_points(position, life).classes
     assert classes[0, 2] == SEKI_DAME
     assert classes[0, 0] == classes[3, 0] == SEKI_POINT_W
     assert classes[0, 4] == SEKI_POINT_B
@@ -241,7 +241,7 @@ def test_open_dame_between_two_live_groups_is_not_seki():
     # Either side can fill each dame safely, although playouts on a record that stops
     # with the dame open may leave both walls touching them.
     position, life = DIAGRAMS["open_dame"]
-    a = analyse(position, life)
+    a = classify_points(position, life)
     assert not a.seki.any()
     assert (a.classes == OPEN_DAME).sum() == 5
     assert (a.classes == TERRITORY_B).sum() == (a.classes == TERRITORY_W).sum() == 5
@@ -250,31 +250,31 @@ def test_open_dame_between_two_live_groups_is_not_seki():
 
 def test_chain_that_can_connect_through_its_territory_is_not_in_seki_and_owes_the_connection():
     position, life = DIAGRAMS["connect_through_own_territory"]
-    classes = analyse(position, life).classes
+    classes = classify_points(position, life).classes
     assert classes[0, 5] == classes[0, 6] == OPEN_DAME
     assert not np.isin(classes, [SEKI_DAME, SEKI_POINT_B, SEKI_POINT_W]).any()
     assert np.argwhere(classes == OWED_B).tolist() == [[0, 2]]
     assert np.argwhere(classes == OWED_W).tolist() == [[2, 6]]
-    japanese = score(position, life, "japanese")
+    japanese = score_position(position, life, "japanese")
     assert (japanese.black_territory, japanese.white_territory) == (2, 7)
 
 
 def test_a_dame_whose_fill_leaves_live_stones_in_atari_with_no_escape_is_a_seki_liberty():
     position, life = DIAGRAMS["seki_by_unescapable_atari"]
-    classes = analyse(position, life).classes
+    classes = classify_points(position, life).classes
     assert classes[4, 5] == SEKI_DAME
     assert classes[5, 6] == SEKI_POINT_B and classes[4, 3] == classes[5, 3] == SEKI_POINT_W
     assert classes[0, 0] == classes[0, 2] == TERRITORY_B
-    assert score(position, life, get_ruleset("japanese").with_komi(0)).margin == 2
+    assert score_position(position, life, get_ruleset("japanese").with_komi(0)).margin == 2
 
 
 def test_an_escape_that_needs_a_second_protective_move_owes_both_and_makes_no_seki():
     position, life = DIAGRAMS["escape_needs_a_second_protective_move"]
-    classes = analyse(position, life).classes
+    classes = classify_points(position, life).classes
     assert classes[1, 3] == OPEN_DAME
     assert np.argwhere(classes == OWED_W).tolist() == [[2, 5], [4, 5]]
     assert not np.isin(classes, [SEKI_DAME, SEKI_POINT_B, SEKI_POINT_W, OWED_B]).any()
-    japanese = score(position, life, "japanese")
+    japanese = score_position(position, life, "japanese")
     assert (japanese.black_territory, japanese.white_territory, japanese.white_owed) == (3, 2, 2)
 
 
@@ -291,15 +291,15 @@ def test_stones_whose_last_liberty_after_a_fill_is_a_dame_make_no_seki():
         X X X X X X
     """)
     life = Life.all_alive(position.board)
-    classes = analyse(position, life).classes
+    classes = classify_points(position, life).classes
     assert classes[3, 5] == classes[4, 5] == OPEN_DAME
     assert classes[0, 0] == classes[0, 2] == TERRITORY_B
-    assert score(position, life, get_ruleset("japanese").with_komi(0)).margin == 2
+    assert score_position(position, life, get_ruleset("japanese").with_komi(0)).margin == 2
 
 
 def test_open_dame_between_solid_walls_owe_nothing():
     position, life = DIAGRAMS["open_dame"]
-    a = analyse(position, life)
+    a = classify_points(position, life)
     assert (a.classes == OPEN_DAME).sum() == 5
     assert (a.classes == TERRITORY_B).sum() == 5
     assert not np.isin(a.classes, [OWED_B, OWED_W, SEKI_POINT_B, SEKI_POINT_W, SEKI_DAME]).any()
@@ -312,23 +312,23 @@ def test_open_dame_between_solid_walls_owe_nothing():
 def test_alternate_dame_policy_starts_with_the_player_to_move(to_move, expected):
     base, life = DIAGRAMS["open_dame"]
     position = Position.from_diagram(board_to_diagram(base.board), to_move=to_move)
-    alternate = score(position, life, get_ruleset("chinese", dame_policy="alternate"))
+    alternate = score_position(position, life, get_ruleset("chinese", dame_policy="alternate"))
     assert alternate.margin_before_komi == expected
     assert (alternate.black_dame_filled + alternate.white_dame_filled, alternate.dame) == (5, 0)
     assert alternate.dame_policy == "alternate"
-    none = score(position, life, "chinese")
+    none = score_position(position, life, "chinese")
     assert (none.margin_before_komi, none.dame, none.open_dame) == (0, 5, 5)
     # Territory scoring never counts dame, whatever the policy.
-    assert score(position, life, get_ruleset("japanese", dame_policy="alternate")).margin_before_komi == 0
+    assert score_position(position, life, get_ruleset("japanese", dame_policy="alternate")).margin_before_komi == 0
 
 
 def test_japanese_and_chinese_disagree_only_when_white_placed_last_at_margin_7():
     for name, japanese_winner in (("margin_7_black_placed_last", "W"),
                                   ("margin_7_white_placed_last", "B")):
         position, life = DIAGRAMS[name]
-        assert score(position, life, "japanese").winner == japanese_winner
-        assert score(position, life, "chinese").winner == "W"
-        assert score(position, life, "nz").winner == "draw"  # komi 7 at margin 7
+        assert score_position(position, life, "japanese").winner == japanese_winner
+        assert score_position(position, life, "chinese").winner == "W"
+        assert score_position(position, life, "nz").winner == "draw"  # komi 7 at margin 7
 
 
 def test_handicap_compensation_per_ruleset():
@@ -336,13 +336,13 @@ def test_handicap_compensation_per_ruleset():
     bonus = {b.ruleset: b.handicap_bonus for b in score_all(position, life, PRESET_ORDER)}
     assert bonus == {"chinese": 2, "chinese-1988": 2, "japanese": 0, "korean": 0, "ing": 0,
                      "aga": 1, "nz": 0, "tromp-taylor": 0, "stone-scoring": 0}
-    ing_n = score(position, life, get_ruleset("ing", handicap_bonus="N"), komi=0.5)
+    ing_n = score_position(position, life, get_ruleset("ing", handicap_bonus="N"), komi=0.5)
     assert (ing_n.handicap_bonus, ing_n.margin, ing_n.white_points) == (2, 4.5, 16)
 
 
 def test_komi_argument_overrides_the_rulesets():
     position, life = DIAGRAMS["margin_7_white_placed_last"]
-    b = score(position, life, "chinese", komi=-2)
+    b = score_position(position, life, "chinese", komi=-2)
     assert (b.komi, b.margin, b.winner) == (-2, 9, "B")
 
 
@@ -357,32 +357,32 @@ def test_pass_stones_count_only_under_territory_scoring():
         """,
         passes_black=1,
     )
-    aga = score(position, life, "aga")
+    aga = score_position(position, life, "aga")
     assert (aga.pass_stones_black, aga.pass_stones_white, aga.margin_before_komi) == (1, 0, 7)
-    aga_territory = score(position, life, get_ruleset("aga", scoring="territory"))
+    aga_territory = score_position(position, life, get_ruleset("aga", scoring="territory"))
     assert aga_territory.margin_before_komi == 6 - 1  # ΔT, less White's pass stone
-    assert score(position, life, "japanese").pass_stones_black == 0
+    assert score_position(position, life, "japanese").pass_stones_black == 0
 
 
 def test_tromp_taylor_removes_nothing():
     position, life = DIAGRAMS["dead_stones_in_territory"]
-    tt, chinese = score(position, life, "tromp-taylor"), score(position, life, "chinese")
+    tt, chinese = score_position(position, life, "tromp-taylor"), score_position(position, life, "chinese")
     assert (tt.dead_black, tt.dead_white, tt.black_stones, tt.white_stones) == (0, 0, 6, 6)
     assert (chinese.dead_black, chinese.dead_white, chinese.black_prisoners) == (1, 1, 1)
 
 
 def test_stone_scoring_taxes_each_living_group():
     position, life = DIAGRAMS["stone_scoring_group_tax"]
-    b = score(position, life, "stone-scoring")
+    b = score_position(position, life, "stone-scoring")
     assert (b.black_group_tax, b.white_group_tax) == (4, 2)
     assert (b.black_points, b.white_points) == (16, 13)
-    assert score(position, life, "chinese").black_group_tax == 0
+    assert score_position(position, life, "chinese").black_group_tax == 0
 
 
 def test_empty_board_is_all_dame():
     position = Position(board=np.zeros((9, 9), np.int8), captured_black=0, captured_white=0,
                         placed_black=0, placed_white=0)
-    b = score(position, Life.all_alive(position.board), "tromp-taylor")
+    b = score_position(position, Life.all_alive(position.board), "tromp-taylor")
     assert (b.margin_before_komi, b.dame, b.open_dame) == (0, 81, 81)
 
 
@@ -426,9 +426,9 @@ def test_every_breakdown_field_is_documented():
 def test_impossible_komi_is_refused():
     position, life = DIAGRAMS["open_dame"]
     with pytest.raises(RulesError, match="multiple of 0.5; got 7.3"):
-        score(position, life, "chinese", komi=7.3)
+        score_position(position, life, "chinese", komi=7.3)
     with pytest.raises(RulesError, match="must not exceed the 25 points"):
-        score(position, life, "chinese", komi=26)
+        score_position(position, life, "chinese", komi=26)
 
 
 def test_presets_score_boards_smaller_than_their_komi():
@@ -436,30 +436,30 @@ def test_presets_score_boards_smaller_than_their_komi():
         X .
         . O
     """)
-    result = score(position, Life.all_alive(position.board), "chinese")
+    result = score_position(position, Life.all_alive(position.board), "chinese")
     assert (result.komi, result.margin, result.winner) == (7.5, -7.5, "W")
 
 
 def test_bad_arguments_are_refused():
     position, life = DIAGRAMS["open_dame"]
     with pytest.raises(RulesError, match="Unknown ruleset"):
-        score(position, life, "chinese-2020")
+        score_position(position, life, "chinese-2020")
     with pytest.raises(RulesError, match="must be a Ruleset"):
-        score(position, life, 7.5)
+        score_position(position, life, 7.5)
     wrong = Life.all_alive(np.zeros((4, 4), np.int8))
     with pytest.raises(GameError, match="Life.dead has shape"):
-        score(position, wrong, "chinese")
+        score_position(position, wrong, "chinese")
     bad = Position(board=np.full((3, 3), 5, np.int8), captured_black=0, captured_white=0,
                    placed_black=0, placed_white=0)
     with pytest.raises(GameError, match="only 0"):
-        score(bad, Life.all_alive(bad.board), "chinese")
+        score_position(bad, Life.all_alive(bad.board), "chinese")
 
 
 def test_identity_check_reports_an_inconsistent_history():
     position, life = DIAGRAMS["margin_7_black_placed_last"]
     lying = Position(board=position.board, captured_black=0, captured_white=0,
                      placed_black=9, placed_white=5)
-    chinese, japanese = score(lying, life, "chinese"), score(lying, life, "japanese")
+    chinese, japanese = score_position(lying, life, "chinese"), score_position(lying, life, "japanese")
     problems = check_identities(lying, life, chinese, japanese)
     assert any("area_margin - territory_margin" in p for p in problems)
 
@@ -519,8 +519,8 @@ def test_analysis_does_not_favour_a_colour(size, n_moves, seed):
     board = replay(rows, cols, random_legal_game(rows, cols, n_moves, seed)).position.board
     swapped = np.where(board == EMPTY, EMPTY, 3 - board).astype(np.int8)
     life = random_verdict(board, seed)
-    a = analyse(Position.from_diagram(board_to_diagram(board)), life)
-    b = analyse(Position.from_diagram(board_to_diagram(swapped)), life)
+    a = classify_points(Position.from_diagram(board_to_diagram(board)), life)
+    b = classify_points(Position.from_diagram(board_to_diagram(swapped)), life)
     assert (SWAPPED_CLASS[a.classes] == b.classes).all()
     assert (a.tax_black, a.dead_in_seki_black) == (b.tax_white, b.dead_in_seki_white)
 

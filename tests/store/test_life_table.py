@@ -15,7 +15,7 @@ from rulelab.life import decide_life
 from rulelab.pipeline.checkpoint import PartStore
 from rulelab.pipeline.score import score
 from rulelab.position import BLACK, WHITE, board_from_diagram
-from rulelab.scoring import analyse
+from rulelab.scoring import classify_points
 from rulelab.store.life import LIFE_SCHEMA, stored_life
 from rulelab.store.positions import position_from_row
 from rulelab.store.sql import query
@@ -66,7 +66,7 @@ def assert_stored_as_decided(run, life_method="auto"):
     for row in table.to_pylist():
         position = position_from_row(games[row["game_id"]])
         fresh = decide_life(position, life_method)
-        analysis = analyse(position, fresh)
+        analysis = classify_points(position, fresh)
         stored = stored_life(row)
         for name, expected in (("dead", fresh.dead), ("proven", fresh.proven), ("seki", analysis.seki),
                                ("classes", analysis.classes)):

@@ -18,7 +18,7 @@ from .classify import classify_board
 
 
 @dataclass(frozen=True, eq=False)
-class BoardAnalysis:
+class PointClasses:
     """Every point of a final position classified for one life verdict."""
 
     classes: np.ndarray
@@ -46,7 +46,7 @@ class BoardAnalysis:
     """Seki liberties left over by that split (one per seki with an odd number)."""
 
 
-def analyse(position: Position, life: Life, remove_dead: bool = True) -> BoardAnalysis:
+def classify_points(position: Position, life: Life, remove_dead: bool = True) -> PointClasses:
     """Classify every point of ``position`` under the life verdict ``life``.
 
     Parameters
@@ -60,7 +60,7 @@ def analyse(position: Position, life: Life, remove_dead: bool = True) -> BoardAn
 
     Returns
     -------
-    BoardAnalysis
+    PointClasses
 
     Raises
     ------
@@ -74,19 +74,19 @@ def analyse(position: Position, life: Life, remove_dead: bool = True) -> BoardAn
     ...     . X O .
     ...     . X O .
     ... ''')
-    >>> a = analyse(pos, Life.all_alive(pos.board))
+    >>> a = classify_points(pos, Life.all_alive(pos.board))
     >>> int(a.counts[TERRITORY_B]), int(a.counts[TERRITORY_W])
     (2, 2)
     """
-    return analyse_board(life, checked_board(position, life), remove_dead)
+    return point_classes_of(life, checked_board(position, life), remove_dead)
 
 
-def analyse_board(life: Life, board: np.ndarray, remove_dead: bool) -> BoardAnalysis:
-    """:func:`analyse` of a board :func:`checked_board` returned."""
+def point_classes_of(life: Life, board: np.ndarray, remove_dead: bool) -> PointClasses:
+    """:func:`classify_points` of a board :func:`checked_board` returned."""
     dead = life.dead.astype(bool, copy=False)
     classes, numbers, seki = classify_board(board, dead, remove_dead)
     counts, rest = numbers[: len(CLASS_NAMES)].tolist(), numbers[len(CLASS_NAMES) :].tolist()
-    return BoardAnalysis(classes, seki, tuple(counts), *rest)
+    return PointClasses(classes, seki, tuple(counts), *rest)
 
 
 def checked_board(position: Position, life: Life) -> np.ndarray:
