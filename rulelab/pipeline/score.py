@@ -30,7 +30,7 @@ from rulelab.position import Position
 from rulelab.read.sources import ReadStats
 from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out, server_ruleset,
                            with_source_dame)
-from rulelab.scoring import ScoreBreakdown, classify_points, score_all
+from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points, score_all
 from rulelab.store.layout import GAMES_FILE, LIFE_FILE, MANIFEST_FILE, SCORES_FILE
 from rulelab.store.life import LIFE_SCHEMA, life_row
 from rulelab.store.positions import POSITION_COLUMNS, position_from_row
@@ -58,7 +58,7 @@ SCORES_SCHEMA = _scores_schema()
 
 
 def record_ruleset(row: dict, assume_rules: str | None = None,
-                   playout: str = "captured") -> tuple[str, Ruleset] | None:
+                   playout: str = "captured") -> Ruleset | None:
     """The rules the record was played under, as its server counts them, at the record's komi.
 
     A record that names no rules takes its server's, else ``assume_rules`` — what the
@@ -70,14 +70,14 @@ def record_ruleset(row: dict, assume_rules: str | None = None,
         ruleset = server_ruleset(row["rules"], row["source"], assume_rules)
         if ruleset is None or row["komi"] is None:
             return None
-        return ruleset.name, played_out(ruleset, playout).with_komi(row["komi"])
+        return played_out(ruleset, playout).with_komi(row["komi"])
     except RulesError:  # a komi the ruleset cannot have (e.g. not a multiple of 0.5)
         return None
 
 
 def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
                life: str = "auto", record: Ruleset | None = None, komi: float | None = None,
-               verdict: LifeVerdict | None = None) -> list[dict]:
+               verdict: LifeVerdict | None = None, classes: PointClasses | None = None) -> list[dict]:
     """Score one position under several rulesets; one flat record per ruleset.
 
     Parameters
@@ -95,6 +95,8 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
         Also score every ruleset at this komi (``komi_source='user'``).
     verdict : LifeVerdict, optional
         The position's verdict by ``life``, when already decided (in a batch).
+    classes : PointClasses, optional
+        The point classes under ``verdict``, when already made (for the life table).
 
     Besides the breakdown, each record says whether the board is settled
     (``board_settled``: no open border, no ko, no capturable string) and whether the
@@ -102,7 +104,7 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     """
     labelled = _labelled(list(rulesets or resolve_rulesets(None, None)), record, komi)
     verdict = verdict or decide_life(position, life)
-    breakdowns = score_all(position, verdict, [ruleset for ruleset, _ in labelled])
+    breakdowns = score_all(position, verdict, [ruleset for ruleset, _ in labelled], classes=classes)
     state = {"board_settled": _board_settled(position, verdict), "ended_by_passes": position.ended_by_passes}
     return [{**b.to_record(), **state, "komi_source": source} for b, (_, source) in zip(breakdowns, labelled)]
 
@@ -133,15 +135,15 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
     verdicts = _batch_verdicts(rows, life)
     for row, verdict in zip(rows, verdicts):
         record = record_ruleset(row, assume_rules, playout)
-        record = record[1] if record else None
         illegal = bool(row["illegal_move_count"])
         counted = [with_source_dame(r, row["source"]) for r in rulesets]  # the dame as its source leaves them
         try:
             position = position_from_row(row)
             verdict = verdict or decide_life(position, life)
+            classes = classify_points(position, verdict)
             scored = score_game(position, counted, life=life, record=record, komi=komi,
-                                verdict=verdict)
-            lives.append(life_row(row["game_id"], verdict, classify_points(position, verdict)))
+                                verdict=verdict, classes=classes)
+            lives.append(life_row(row["game_id"], verdict, classes))
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
             scored = failed_scores(rulesets, record, error, komi)

@@ -165,7 +165,7 @@ def second_opinion(table: pd.DataFrame, games_file: Path, method: str,
         except REFUSALS:  # a board the backend refuses: decide the part one by one
             verdicts = [_verdict_or_none(position, method) for position in positions]
         for row, position, verdict in zip(part, positions, verdicts):
-            ruleset = record_ruleset(row, assume_rules)[1]
+            ruleset = record_ruleset(row, assume_rules)
             margins.append(np.nan if verdict is None else
                            score_all(position, verdict, [ruleset])[0].margin)
     second = pd.Series(margins, index=table.index, dtype="float64")
@@ -201,7 +201,7 @@ def explain_misses(misses: pd.DataFrame, run: Path, assume_rules: str | None = N
     for miss, reproduced in zip(explaining, second_exact):
         row = rows[miss.game_id]
         explained = explain_miss(position_from_row(row), verdicts[miss.game_id],
-                                 record_ruleset(row, assume_rules)[1], miss.recorded_margin,
+                                 record_ruleset(row, assume_rules), miss.recorded_margin,
                                  record_problem=miss.likely_cause in RECORD_CAUSES,
                                  second_opinion_exact=bool(reproduced))
         records.append(explained.to_record())

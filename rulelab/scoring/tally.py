@@ -81,12 +81,16 @@ def score_all(
     life: Life,
     rulesets: Iterable[Ruleset | str],
     komi: float | None = None,
+    *,
+    classes: PointClasses | None = None,
 ) -> list[ScoreBreakdown]:
     """Count ``position`` under each ruleset, analysing the board once per way of
     treating dead stones (removed, or kept as Tromp–Taylor keeps them).
 
     Parameters are those of :func:`score_position`, with ``rulesets`` an iterable of rulesets
-    or preset names; returns one breakdown per ruleset, in order.
+    or preset names; returns one breakdown per ruleset, in order. ``classes``, when the
+    caller has them (:func:`classify_points` under ``life``, which the life table stores),
+    stand for the analysis with the dead stones removed instead of being made again.
     """
     board = checked_board(position, life)
     resolved = [get_ruleset(r) if isinstance(r, str) else r for r in rulesets]
@@ -97,6 +101,8 @@ def score_all(
         komi = check_komi(komi, "argument", board.size)
     has_dead = bool((life.dead & (board != EMPTY)).any())
     analyses: dict[bool, PointClasses] = {}
+    if classes is not None:  # without dead stones, removing them leaves the same board
+        analyses[has_dead] = classes
     scores = []
     for r in resolved:
         k = r.komi if komi is None else komi  # a preset's komi holds on any board size
