@@ -67,7 +67,8 @@ def test_the_shipped_model_fits_the_features_and_says_where_it_came_from():
     model = load_model()
     assert model["features"] == list(FEATURES)
     assert len(model["weights"]) == len(FEATURES) + 1
-    assert model["provenance"]["strings"] > 0 and model["provenance"]["inputs"]
+    provenance = model["provenance"]
+    assert provenance["strings"] > 0 and provenance["sources"] and provenance["games"]
     probability = dead_probability(np.zeros((1, len(FEATURES))), model)
     assert 0.0 < probability[0] < 1.0
 
