@@ -23,13 +23,13 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from rulelab.life.enclosure import UNDECIDED
+from rulelab.life.enclosure import SEKI_SHARE, UNDECIDED
 from rulelab.board import label_components
 from rulelab.life.regions import label_strings
 from rulelab.position import BLACK, EMPTY, WHITE
 
 FEATURES = ("survival", "log_size", "liberties", "near_own", "around_own", "weakest_neighbour",
-            "safe_neighbours", "eyes", "liberty_neutral", "open_board", "liberty_own", "best_friend",
+            "safe_neighbours", "eyes", "liberty_seki", "open_board", "liberty_own", "best_friend",
             "own_areas", "own_area_points")
 """What the model sees of a string, in the order of :func:`string_features`'s columns."""
 CONFIDENT = 0.65
@@ -110,7 +110,7 @@ def _features(padded, stride, own, neutral, lo, hi, open_board):
             stamp = 2 * found + 1
             reached = _near(padded, stride, stones, dist, stamp, 3, queue)
             near_sum, near_n, around_sum, around_n = 0.0, 0, 0.0, 0
-            libs, lib_own, lib_neutral, eyes = 0, 0.0, 0.0, 0
+            libs, lib_own, lib_seki, eyes = 0, 0.0, 0.0, 0
             weakest, safe, neighbours = 1.0, 0, 0
             best_friend, own_areas, own_points = 0.0, 0, 0
             seen_opp = np.zeros(n_opp, dtype=np.bool_)
@@ -130,7 +130,7 @@ def _features(padded, stride, own, neutral, lo, hi, open_board):
                 if padded[q] == EMPTY:
                     libs += 1
                     lib_own += own[colour - 1, q]
-                    lib_neutral += neutral[q]
+                    lib_seki = max(lib_seki, neutral[q])
                     eye = True
                     for d in (-stride, -1, 1, stride):
                         v = padded[q + d]
@@ -158,7 +158,7 @@ def _features(padded, stride, own, neutral, lo, hi, open_board):
             row[5] = weakest
             row[6] = safe / neighbours if neighbours else 1.0
             row[7] = min(eyes, 3) / 3
-            row[8] = lib_neutral / libs if libs else 0.0
+            row[8] = lib_seki
             row[9] = open_board
             row[10] = lib_own / libs if libs else 0.0
             row[11] = best_friend
@@ -204,12 +204,14 @@ def dead_probability(rows: np.ndarray, model: dict) -> np.ndarray:
 def second_look(padded: np.ndarray, stride: int, shares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(looked, dead)``, bool per padded point: the stones of the undecided strings,
     and those of them judged dead — by the playouts (kept in under half of them),
-    unless the model is :data:`CONFIDENT` of the other verdict (``shares`` as for
-    :func:`string_features`)."""
+    unless the model is :data:`CONFIDENT` of the other verdict; it kills no string
+    beside a liberty the playouts leave a seki liberty in :data:`SEKI_SHARE` of them
+    (``shares`` as for :func:`string_features`)."""
     rows, members = string_features(padded, stride, shares)
     looked = members >= 0
     if not len(rows):
         return looked, looked.copy()
     dead = dead_probability(rows, load_model())
-    judged = np.where(rows[:, 0] < 0.5, dead > 1 - CONFIDENT, dead > CONFIDENT)
+    seki = rows[:, FEATURES.index("liberty_seki")] >= SEKI_SHARE
+    judged = np.where(rows[:, 0] < 0.5, dead > 1 - CONFIDENT, (dead > CONFIDENT) & ~seki)
     return looked, looked & judged[np.maximum(members, 0)]
