@@ -31,7 +31,8 @@ def test_the_games_stage_key_covers_no_scorer_and_no_life_module():
     assert "rulelab.scoring" in source_files("rulelab.pipeline.score")  # ... and the scores stage's does
 
 
-def test_an_edit_of_the_scorer_keeps_the_games_key_and_changes_the_scores_key(tmp_path, monkeypatch):
+def stage_sources_copy(tmp_path, monkeypatch):
+    """A copy of the modules both stages use, which the fingerprints then read."""
     import rulelab.pipeline.fingerprint as fingerprint
 
     package = tmp_path / "rulelab"
@@ -42,9 +43,26 @@ def test_an_edit_of_the_scorer_keeps_the_games_key_and_changes_the_scores_key(tm
         copy.write_bytes(path.read_bytes())
     monkeypatch.setattr(fingerprint, "PACKAGE", package)
     monkeypatch.setattr(fingerprint, "_walks", {})
+    return package
+
+
+def test_an_edit_of_the_scorer_keeps_the_games_key_and_changes_the_scores_key(tmp_path, monkeypatch):
+    package = stage_sources_copy(tmp_path, monkeypatch)
     before = code_fingerprint("rulelab.pipeline.ingest"), code_fingerprint("rulelab.pipeline.score")
     with (package / "scoring" / "tally.py").open("a") as scorer:
         scorer.write("\n# an edit of the scorer\n")
+    after = code_fingerprint("rulelab.pipeline.ingest"), code_fingerprint("rulelab.pipeline.score")
+    assert after[0] == before[0] and after[1] != before[1]
+
+
+def test_a_refit_of_the_life_model_changes_the_scores_key_only(tmp_path, monkeypatch):
+    from rulelab.life.undecided import MODEL_PATH
+
+    package = stage_sources_copy(tmp_path, monkeypatch)
+    (package / "data").mkdir()
+    (package / "data" / MODEL_PATH.name).write_bytes(MODEL_PATH.read_bytes())
+    before = code_fingerprint("rulelab.pipeline.ingest"), code_fingerprint("rulelab.pipeline.score")
+    (package / "data" / MODEL_PATH.name).write_text("{}")
     after = code_fingerprint("rulelab.pipeline.ingest"), code_fingerprint("rulelab.pipeline.score")
     assert after[0] == before[0] and after[1] != before[1]
 

@@ -38,6 +38,7 @@ from rulelab.life.enclosure import settle_enclosed
 from rulelab.life.playout import SEKI_ROW, playout_counts
 from rulelab.life.reading import read_enclosed
 from rulelab.life.settle import unsettled_points
+from rulelab.life.undecided import second_look, string_features
 from rulelab.position import BLACK, EMPTY, WHITE
 
 N_PLAYOUTS = 64
@@ -96,18 +97,43 @@ class Estimate:
 
 
 def playout_shares(board: np.ndarray, playable: np.ndarray, to_move: int, n_playouts: int,
-                   seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(survival, seki_share)`` from playouts that only play on ``playable`` points.
+                   seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(survival, seki_share, dead)`` from playouts that only play on ``playable``
+    points.
 
     ``seki_share`` is, on empty points, the share of playouts leaving them a shared
-    liberty and, on stones, the share leaving their string touching one.
+    liberty and, on stones, the share leaving their string touching one. ``dead`` is
+    their verdict: stones kept in under half of them, except that the strings they
+    leave undecided are judged by :mod:`rulelab.life.undecided`.
     """
     rows, cols = board.shape
-    counts, done = playout_counts(pad(board), cols + 2, pad(playable.astype(np.int8)).astype(bool),
+    padded, shares = _padded_shares(board, playable, to_move, n_playouts, seed)
+    looked, judged = (mask.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
+                      for mask in second_look(padded, cols + 2, shares))
+    shares = shares.reshape(4, rows + 2, cols + 2)[:, 1:-1, 1:-1]
+    survival = np.where(board == BLACK, shares[BLACK], np.where(board == WHITE, shares[WHITE], np.nan))
+    dead = (board != EMPTY) & np.where(looked, judged, survival < 0.5)
+    return survival, np.where(board == EMPTY, shares[0], shares[SEKI_ROW]), dead
+
+
+def _padded_shares(board: np.ndarray, playable: np.ndarray, to_move: int, n_playouts: int,
+                   seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The padded board and the playouts' counts of :func:`playout_counts` as shares."""
+    padded = pad(board)
+    counts, done = playout_counts(padded, board.shape[1] + 2, pad(playable.astype(np.int8)).astype(bool),
                                   to_move, n_playouts, seed, CHECK_EVERY, CLEAR_MARGIN)
-    counts = counts.reshape(4, rows + 2, cols + 2)[:, 1:-1, 1:-1] / done
-    survival = np.where(board == BLACK, counts[BLACK], np.where(board == WHITE, counts[WHITE], np.nan))
-    return survival, np.where(board == EMPTY, counts[0], counts[SEKI_ROW])
+    return padded, counts / done
+
+
+def undecided_strings(board: np.ndarray, to_move: int = BLACK,
+                      seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """What :mod:`rulelab.life.undecided` sees of a board as the estimate's first pass
+    does: ``(rows, members)`` of :func:`rulelab.life.undecided.string_features`, with
+    ``members`` on the unpadded board; the data its model is fitted on."""
+    _, _, playable, _ = _proof(board)
+    padded, shares = _padded_shares(board, playable, to_move, N_PLAYOUTS, seed)
+    rows, members = string_features(padded, board.shape[1] + 2, shares)
+    return rows, members.reshape(board.shape[0] + 2, board.shape[1] + 2)[1:-1, 1:-1]
 
 
 def estimate_life(board: np.ndarray, to_move: int = BLACK, *, n_playouts: int = N_PLAYOUTS,
@@ -186,9 +212,9 @@ def _rough_estimate(board: np.ndarray, to_move: int, seed: int) -> Estimate | No
     """Proof and :data:`PROBE_PLAYOUTS` playouts, for a board far from settled; None
     when the board is near enough to settled to deserve the full estimate."""
     dead, proven, playable, survival = _proof(board)
-    shares, seki_share = playout_shares(board, playable, to_move, PROBE_PLAYOUTS, seed)
+    shares, seki_share, guessed_dead = playout_shares(board, playable, to_move, PROBE_PLAYOUTS, seed)
     guessed = (board != EMPTY) & ~proven
-    dead = dead | (guessed & (shares < 0.5))
+    dead = dead | (guessed & guessed_dead)
     if unsettled_points(board, dead).sum() <= FAR_FROM_SETTLED * board.size:
         return None
     return Estimate(dead=dead, proven=proven, survival=np.where(guessed, shares, survival),
@@ -202,9 +228,9 @@ def _estimate_in_place(board: np.ndarray, to_move: int, n_playouts: int, seed: i
     seki_share = np.zeros(board.shape)
     flags: list[str] = []
     if (stones & ~proven).any():
-        shares, seki_share = playout_shares(board, playable, to_move, n_playouts, seed)
+        shares, seki_share, guessed_dead = playout_shares(board, playable, to_move, n_playouts, seed)
         survival = np.where(proven, survival, shares)
-        dead = dead | (stones & ~proven & (shares < 0.5))
+        dead = dead | (~proven & guessed_dead)
         dead = settle_enclosed(board, survival, np.where(stones, 0.0, seki_share), dead)
         for reading in read_enclosed(board):
             if (survival[reading.walls] < SAFE_WALL).any() or (proven & reading.stones).any():

@@ -1,5 +1,6 @@
 """The code that makes a stage's rows: the source of a module and of every rulelab module
-it imports, however deep, hashed into one fingerprint that part keys hold."""
+it imports, however deep, and the package data files they name (a fitted model, say),
+hashed into one fingerprint that part keys hold."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import ast
 import functools
 import hashlib
 import os
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1]
+DATA_NAME = re.compile(r"[\w.-]+\.json")
+"""A string constant that may name a file of the package's ``data`` folder."""
 
 
 def code_fingerprint(module: str) -> str:
@@ -21,11 +25,21 @@ def code_fingerprint(module: str) -> str:
     ``stat`` calls and a long-lived session still sees edits made since it started.
     """
     found = source_files(module)
+    data = {name: PACKAGE / "data" / name for path in found.values()
+            for name in _data_names(path, path.stat().st_mtime_ns)}
     digest = hashlib.sha256()
-    for name in sorted(found):
-        stat = found[name].stat()
-        digest.update(f"{name}\0".encode() + _file_digest(found[name], stat.st_mtime_ns, stat.st_size))
+    for name, path in [*sorted(found.items()), *sorted(data.items())]:
+        stat = path.stat()
+        digest.update(f"{name}\0".encode() + _file_digest(path, stat.st_mtime_ns, stat.st_size))
     return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def _data_names(path: Path, modified_ns: int) -> tuple[str, ...]:
+    """The files of the package's ``data`` folder that string constants of ``path`` name."""
+    return tuple(sorted({node.value for node in ast.walk(ast.parse(path.read_bytes()))
+                         if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                         and DATA_NAME.fullmatch(node.value) and (PACKAGE / "data" / node.value).is_file()}))
 
 
 @functools.lru_cache(maxsize=None)
