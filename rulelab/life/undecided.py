@@ -23,7 +23,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from rulelab.life.enclosure import SEKI_SHARE, UNDECIDED
+from rulelab.life.enclosure import SAFE, SEKI_SHARE, UNDECIDED
 from rulelab.board import label_components
 from rulelab.life.regions import label_strings
 from rulelab.position import BLACK, EMPTY, WHITE
@@ -34,8 +34,6 @@ FEATURES = ("survival", "log_size", "liberties", "near_own", "around_own", "weak
 """What the model sees of a string, in the order of :func:`string_features`'s columns."""
 CONFIDENT = 0.65
 """Probability from which the model overrules the playouts' verdict on a string."""
-SAFE = 0.9
-"""Survival from which a neighbouring opponent string counts as safe."""
 SETTLED = 0.6
 """Ownership margin (black share minus white share) from which an empty point is settled."""
 MODEL_PATH = Path(__file__).resolve().parent.parent / "data" / "undecided_strings.json"

@@ -24,12 +24,13 @@ def code_fingerprint(module: str) -> str:
     modification time and size, so a worker checks every unit for the cost of a few
     ``stat`` calls and a long-lived session still sees edits made since it started.
     """
-    found = source_files(module)
-    data = {name: PACKAGE / "data" / name for path in found.values()
-            for name in _data_names(path, path.stat().st_mtime_ns)}
+    sources = source_files(module)
+    stats = {name: path.stat() for name, path in sources.items()}
+    data = {name: PACKAGE / "data" / name for module_name, path in sources.items()
+            for name in _data_names(path, stats[module_name].st_mtime_ns)}
     digest = hashlib.sha256()
-    for name, path in [*sorted(found.items()), *sorted(data.items())]:
-        stat = path.stat()
+    for name, path in [*sorted(sources.items()), *sorted(data.items())]:
+        stat = stats[name] if name in stats else path.stat()
         digest.update(f"{name}\0".encode() + _file_digest(path, stat.st_mtime_ns, stat.st_size))
     return digest.hexdigest()
 
