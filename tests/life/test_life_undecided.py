@@ -61,7 +61,8 @@ def test_decided_strings_are_not_looked_at():
 def test_the_model_overrules_only_when_confident(monkeypatch):
     padded, shares = shares_of(BOARD, 0.6)
     n = len(FEATURES)
-    for logit, dead in ((-10.0, False), (0.5, False), (10.0, True)):
+    at_the_bar = np.log(undecided.CONFIDENT / (1 - undecided.CONFIDENT))
+    for logit, dead in ((-10.0, False), (at_the_bar - 0.05, False), (at_the_bar + 0.05, True), (10.0, True)):
         model = {"features": list(FEATURES), "weights": [logit] + [0.0] * n, "mean": [0.0] * n,
                  "scale": [1.0] * n}
         monkeypatch.setattr(undecided, "load_model", lambda: model)
