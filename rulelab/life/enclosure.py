@@ -6,6 +6,10 @@ small eye between them, are dead, and the owner's weak stones in that area are
 alive, whoever would win the local race. The rule only overrules playouts that
 could not decide (survival between :data:`UNDECIDED` bounds), and stands back where
 the playouts saw a seki or where the shut-in side has two eyes or a large one.
+
+The rule is right about most such stones, not all: a shut-in group that wins its
+race against weak walls lives. So it is not a verdict but one of the things the
+second look (:mod:`rulelab.life.undecided`) weighs.
 """
 
 from __future__ import annotations
@@ -41,9 +45,10 @@ def _components_touching_only(labels: np.ndarray, n: int, allowed: np.ndarray) -
     return ok
 
 
-def settle_enclosed(board: np.ndarray, survival: np.ndarray, neutral: np.ndarray,
-                    dead: np.ndarray) -> np.ndarray:
-    """Decide undecided stones that stand in an area walled by safe opponent stones.
+def enclosure_verdicts(board: np.ndarray, survival: np.ndarray, neutral: np.ndarray) -> np.ndarray:
+    """What the area rule says of the undecided stones: int8 ``(rows, cols)``, 1 on
+    stones shut in by safe opponent stones with at most one small eye (dead), -1 on the
+    owner's undecided stones in that area (alive), 0 elsewhere.
 
     Parameters
     ----------
@@ -54,20 +59,13 @@ def settle_enclosed(board: np.ndarray, survival: np.ndarray, neutral: np.ndarray
         empty points).
     neutral : np.ndarray
         float ``(rows, cols)``: share of playouts ending with the point a seki liberty.
-    dead : np.ndarray
-        bool ``(rows, cols)``: the playouts' verdict.
-
-    Returns
-    -------
-    np.ndarray
-        bool ``(rows, cols)``: the verdict with the enclosed undecided stones settled.
     """
+    verdicts = np.zeros(board.shape, dtype=np.int8)
     share = np.nan_to_num(survival, nan=0.0)
     stones = board != EMPTY
     undecided = stones & (share > UNDECIDED[0]) & (share < UNDECIDED[1])
     if not undecided.any():
-        return dead
-    dead = dead.copy()
+        return verdicts
     safe = stones & (share >= SAFE)
     seki_points = (board == EMPTY) & (neutral >= SEKI_SHARE)
     for colour in (BLACK, WHITE):
@@ -84,6 +82,6 @@ def settle_enclosed(board: np.ndarray, survival: np.ndarray, neutral: np.ndarray
             sizes = np.bincount(eyes.ravel(), minlength=n_eyes + 1)[1:]
             if real.sum() >= 2 or (sizes[real] > LARGEST_SMALL_EYE).any():
                 continue
-            dead[inside & undecided & shut_in] = True
-            dead[inside & undecided & ~shut_in] = False
-    return dead
+            verdicts[inside & undecided & shut_in] = 1
+            verdicts[inside & undecided & ~shut_in] = -1
+    return verdicts

@@ -10,10 +10,12 @@ Layers, surest first:
    position out many times; a stone whose colour keeps its point in fewer than half
    of the playouts is dead. Seki stones survive them (neither side fills a shared
    liberty); which stones are in seki is the scorer's to say, not the playouts'.
-3. **Corrections** where playouts are known to be weak: races the playouts could not
-   decide inside a safely walled area (:mod:`rulelab.life.enclosure`), and groups
-   shut in around one small eye space, which are read exactly
-   (:mod:`rulelab.life.reading`) and may raise a rule flag (bent four in the corner).
+3. **Corrections** where playouts are known to be weak: strings the playouts leave
+   undecided get a second look (:mod:`rulelab.life.undecided`), which weighs what
+   surrounds them, among it whether safe opponent stones wall them in
+   (:mod:`rulelab.life.enclosure`); groups shut in around one small eye space are
+   read exactly (:mod:`rulelab.life.reading`) and may raise a rule flag (bent four in
+   the corner).
 4. **Strings left in atari.** An undecided string in atari that the opponent can
    take cleanly is captured and the rest of the board estimated again
    (:mod:`rulelab.life.atari`): random play otherwise lets it escape in half of the
@@ -34,7 +36,7 @@ import numpy as np
 from rulelab.board import pad
 from rulelab.life.atari import cleanly_captured, held_by_ko
 from rulelab.life.benson import pass_alive
-from rulelab.life.enclosure import settle_enclosed
+from rulelab.life.enclosure import enclosure_verdicts
 from rulelab.life.playout import SEKI_ROW, playout_counts
 from rulelab.life.reading import read_enclosed
 from rulelab.life.settle import unsettled_points
@@ -107,22 +109,36 @@ def playout_shares(board: np.ndarray, playable: np.ndarray, to_move: int, n_play
     leave undecided are judged by :mod:`rulelab.life.undecided`.
     """
     rows, cols = board.shape
-    padded, shares = _padded_shares(board, playable, to_move, n_playouts, seed)
+    padded, shares, enclosed = _second_look_inputs(board, playable, to_move, n_playouts, seed)
     looked, judged = (mask.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
-                      for mask in second_look(padded, cols + 2, shares))
-    shares = shares.reshape(4, rows + 2, cols + 2)[:, 1:-1, 1:-1]
-    survival = np.where(board == BLACK, shares[BLACK], np.where(board == WHITE, shares[WHITE], np.nan))
+                      for mask in second_look(padded, cols + 2, shares, enclosed))
+    survival, neutral = _survival_and_neutral(board, shares)
     dead = (board != EMPTY) & np.where(looked, judged, survival < 0.5)
-    return survival, np.where(board == EMPTY, shares[0], shares[SEKI_ROW]), dead
+    seki_row = shares[SEKI_ROW].reshape(rows + 2, cols + 2)[1:-1, 1:-1]
+    return survival, np.where(board == EMPTY, neutral, seki_row), dead
 
 
-def _padded_shares(board: np.ndarray, playable: np.ndarray, to_move: int, n_playouts: int,
-                   seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The padded board and the playouts' counts of :func:`playout_counts` as shares."""
+def _survival_and_neutral(board: np.ndarray, shares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per point of ``board``, the share of playouts its stone kept its point (NaN on
+    empty points) and the share leaving it a shared liberty."""
+    rows, cols = board.shape
+    inner = shares.reshape(len(shares), rows + 2, cols + 2)[:, 1:-1, 1:-1]
+    survival = np.where(board == BLACK, inner[BLACK], np.where(board == WHITE, inner[WHITE], np.nan))
+    return survival, inner[0]
+
+
+def _second_look_inputs(board: np.ndarray, playable: np.ndarray, to_move: int, n_playouts: int,
+                        seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(padded, shares, enclosed)``: the padded board, the playouts' counts of
+    :func:`playout_counts` as shares, and the padded verdicts of
+    :func:`rulelab.life.enclosure.enclosure_verdicts`."""
     padded = pad(board)
     counts, done = playout_counts(padded, board.shape[1] + 2, pad(playable.astype(np.int8)).astype(bool),
                                   to_move, n_playouts, seed, CHECK_EVERY, CLEAR_MARGIN)
-    return padded, counts / done
+    shares = counts / done
+    survival, neutral = _survival_and_neutral(board, shares)
+    enclosed = enclosure_verdicts(board, survival, np.where(board == EMPTY, neutral, 0.0))
+    return padded, shares, pad(enclosed)
 
 
 def undecided_strings(board: np.ndarray, to_move: int = BLACK,
@@ -131,8 +147,8 @@ def undecided_strings(board: np.ndarray, to_move: int = BLACK,
     does: ``(rows, members)`` of :func:`rulelab.life.undecided.string_features`, with
     ``members`` on the unpadded board; the data its model is fitted on."""
     _, _, playable, _ = _proof(board)
-    padded, shares = _padded_shares(board, playable, to_move, N_PLAYOUTS, seed)
-    rows, members = string_features(padded, board.shape[1] + 2, shares)
+    padded, shares, enclosed = _second_look_inputs(board, playable, to_move, N_PLAYOUTS, seed)
+    rows, members = string_features(padded, board.shape[1] + 2, shares, enclosed)
     return rows, members.reshape(board.shape[0] + 2, board.shape[1] + 2)[1:-1, 1:-1]
 
 
@@ -231,7 +247,6 @@ def _estimate_in_place(board: np.ndarray, to_move: int, n_playouts: int, seed: i
         shares, seki_share, guessed_dead = playout_shares(board, playable, to_move, n_playouts, seed)
         survival = np.where(proven, survival, shares)
         dead = dead | (~proven & guessed_dead)
-        dead = settle_enclosed(board, survival, np.where(stones, 0.0, seki_share), dead)
         for reading in read_enclosed(board):
             if (survival[reading.walls] < SAFE_WALL).any() or (proven & reading.stones).any():
                 continue

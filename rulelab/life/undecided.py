@@ -5,7 +5,8 @@ either way: random play neither attacks nor defends, so a weak invasion inside t
 opponent's framework lives in half of them, and so does a one-eyed group whose
 outside liberties nobody takes in time. What decides such strings for a strong
 player can be read off what surrounds them: who owns the points near them, whether
-their liberties are their own, how safe the opponent strings beside them are.
+their liberties are their own, how safe the opponent strings beside them are, and
+whether safe opponent stones shut them in (:mod:`rulelab.life.enclosure`).
 
 :func:`second_look` weighs these with a logistic model whose coefficients live in
 ``data/undecided_strings.json``, fitted by ``python -m rulelab.life.fit_undecided``
@@ -30,10 +31,12 @@ from rulelab.position import BLACK, EMPTY, WHITE
 
 FEATURES = ("survival", "log_size", "liberties", "near_own", "around_own", "weakest_neighbour",
             "safe_neighbours", "eyes", "liberty_seki", "open_board", "liberty_own", "best_friend",
-            "own_areas", "own_area_points")
+            "own_areas", "own_area_points", "enclosed")
 """What the model sees of a string, in the order of :func:`string_features`'s columns."""
-CONFIDENT = 0.65
-"""Probability from which the model overrules the playouts' verdict on a string."""
+CONFIDENT = 0.6
+"""Probability from which the model overrules the playouts' verdict on a string (chosen
+on kgs-dev's KGS folders: 0.65 keeps 7 fewer games within 1 point; 0.55 as many, with
+5 of them lost)."""
 SETTLED = 0.6
 """Ownership margin (black share minus white share) from which an empty point is settled."""
 MODEL_PATH = Path(__file__).resolve().parent.parent / "data" / "undecided_strings.json"
@@ -65,7 +68,7 @@ def _near(padded, stride, stones, dist, stamp, reach, queue):
 
 
 @numba.njit(cache=True)
-def _features(padded, stride, own, neutral, lo, hi, open_board):
+def _features(padded, stride, own, neutral, enclosed, lo, hi, open_board):
     """Feature rows and string labels of the undecided strings (see :func:`string_features`)."""
     total = padded.size
     rows = np.zeros((total, len(FEATURES)))
@@ -162,24 +165,28 @@ def _features(padded, stride, own, neutral, lo, hi, open_board):
             row[11] = best_friend
             row[12] = min(own_areas, 2) / 2
             row[13] = min(own_points, 12) / 12
+            row[14] = enclosed[stones].mean()
             members[stones] = found
             found += 1
     return rows[:found], members
 
 
-def string_features(padded: np.ndarray, stride: int, shares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def string_features(padded: np.ndarray, stride: int, shares: np.ndarray,
+                    enclosed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(rows, members)``: one row of :data:`FEATURES` per undecided string, and per
     padded point the row of the string it belongs to (-1 elsewhere).
 
     ``shares`` is float ``(4, padded.size)``, the counts of
     :func:`rulelab.life.playout.playout_counts` divided by the playouts run: rows
     ``BLACK`` and ``WHITE`` the share in which that colour owns each point, row 0 the
-    share leaving it a shared liberty.
+    share leaving it a shared liberty. ``enclosed`` is, per padded point,
+    :func:`rulelab.life.enclosure.enclosure_verdicts`.
     """
     empty = padded == EMPTY
     owned = np.abs(shares[BLACK] - shares[WHITE]) >= SETTLED
     open_board = 1.0 - owned[empty].sum() / max(1, int(empty.sum()))
-    return _features(padded, stride, shares[1:3], shares[0], UNDECIDED[0], UNDECIDED[1], open_board)
+    return _features(padded, stride, shares[BLACK:WHITE + 1], shares[0], enclosed, UNDECIDED[0],
+                     UNDECIDED[1], open_board)
 
 
 @lru_cache(maxsize=1)
@@ -199,13 +206,14 @@ def dead_probability(rows: np.ndarray, model: dict) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-(weights[0] + z @ weights[1:])))
 
 
-def second_look(padded: np.ndarray, stride: int, shares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def second_look(padded: np.ndarray, stride: int, shares: np.ndarray,
+                enclosed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(looked, dead)``, bool per padded point: the stones of the undecided strings,
     and those of them judged dead — by the playouts (kept in under half of them),
     unless the model is :data:`CONFIDENT` of the other verdict; it kills no string
     beside a liberty the playouts leave a seki liberty in :data:`SEKI_SHARE` of them
-    (``shares`` as for :func:`string_features`)."""
-    rows, members = string_features(padded, stride, shares)
+    (``shares`` and ``enclosed`` as for :func:`string_features`)."""
+    rows, members = string_features(padded, stride, shares, enclosed)
     looked = members >= 0
     if not len(rows):
         return looked, looked.copy()

@@ -31,9 +31,15 @@ def shares_of(board, black_stone_share):
     return padded, shares
 
 
+def nothing_enclosed(padded):
+    """The enclosure verdicts of a board where the area rule says nothing."""
+    return np.zeros(padded.size, dtype=np.int8)
+
+
 def test_features_of_an_undecided_string():
     padded, shares = shares_of(BOARD, 0.5)
-    rows, members = string_features(padded, BOARD.shape[1] + 2, shares)
+    enclosed = np.where(padded == BLACK, 1, 0).astype(np.int8)
+    rows, members = string_features(padded, BOARD.shape[1] + 2, shares, enclosed)
     assert rows.shape == (1, len(FEATURES))
     seen = dict(zip(FEATURES, rows[0]))
     assert seen["survival"] == 0.5
@@ -42,23 +48,25 @@ def test_features_of_an_undecided_string():
     assert seen["eyes"] == 1 / 3
     assert seen["weakest_neighbour"] == 1.0 and seen["safe_neighbours"] == 1.0
     assert seen["own_areas"] == 1 / 2 and seen["own_area_points"] == 1 / 12
+    assert seen["enclosed"] == 1.0
     assert (members >= 0).sum() == 3 and (padded[members >= 0] == BLACK).all()
 
 
 def test_decided_strings_are_not_looked_at():
     padded, shares = shares_of(BOARD, 0.9)
-    rows, members = string_features(padded, BOARD.shape[1] + 2, shares)
+    rows, members = string_features(padded, BOARD.shape[1] + 2, shares, nothing_enclosed(padded))
     assert len(rows) == 0 and (members == -1).all()
 
 
 def test_the_model_overrules_only_when_confident(monkeypatch):
     padded, shares = shares_of(BOARD, 0.6)
     n = len(FEATURES)
-    for logit, dead in ((-10.0, False), (0.5, False), (10.0, True)):
+    at_the_bar = np.log(undecided.CONFIDENT / (1 - undecided.CONFIDENT))
+    for logit, dead in ((-10.0, False), (at_the_bar - 0.05, False), (at_the_bar + 0.05, True), (10.0, True)):
         model = {"features": list(FEATURES), "weights": [logit] + [0.0] * n, "mean": [0.0] * n,
                  "scale": [1.0] * n}
         monkeypatch.setattr(undecided, "load_model", lambda: model)
-        looked, judged = second_look(padded, BOARD.shape[1] + 2, shares)
+        looked, judged = second_look(padded, BOARD.shape[1] + 2, shares, nothing_enclosed(padded))
         assert (looked == (padded == BLACK)).all()
         assert judged[padded == BLACK].all() == dead and not judged[padded != BLACK].any()
 
