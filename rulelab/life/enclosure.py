@@ -3,8 +3,8 @@
 A capturing race inside the opponent's area is a coin toss for random play, yet the
 players' verdict is plain: stones shut in by safe opponent stones, with at most one
 small eye between them, are dead, and the owner's weak stones in that area are
-alive, whoever would win the local race. The rule only overrules playouts that
-could not decide (survival between :data:`UNDECIDED` bounds), and stands back where
+alive, whoever would win the local race. The rule only speaks of stones the playouts
+could not decide (survival between :data:`UNDECIDED` bounds), and is silent where
 the playouts saw a seki or where the shut-in side has two eyes or a large one.
 
 The rule is right about most such stones, not all: a shut-in group that wins its
@@ -58,7 +58,8 @@ def enclosure_verdicts(board: np.ndarray, survival: np.ndarray, neutral: np.ndar
         float ``(rows, cols)``: share of playouts each stone kept its point (NaN on
         empty points).
     neutral : np.ndarray
-        float ``(rows, cols)``: share of playouts ending with the point a seki liberty.
+        float ``(rows, cols)``: share of playouts ending with the point a seki liberty
+        (read on empty points only).
     """
     verdicts = np.zeros(board.shape, dtype=np.int8)
     share = np.nan_to_num(survival, nan=0.0)

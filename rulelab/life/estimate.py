@@ -109,10 +109,9 @@ def playout_shares(board: np.ndarray, playable: np.ndarray, to_move: int, n_play
     leave undecided are judged by :mod:`rulelab.life.undecided`.
     """
     rows, cols = board.shape
-    padded, shares, enclosed = _second_look_inputs(board, playable, to_move, n_playouts, seed)
+    padded, shares, survival, neutral, enclosed = _second_look_inputs(board, playable, to_move, n_playouts, seed)
     looked, judged = (mask.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
                       for mask in second_look(padded, cols + 2, shares, enclosed))
-    survival, neutral = _survival_and_neutral(board, shares)
     dead = (board != EMPTY) & np.where(looked, judged, survival < 0.5)
     seki_row = shares[SEKI_ROW].reshape(rows + 2, cols + 2)[1:-1, 1:-1]
     return survival, np.where(board == EMPTY, neutral, seki_row), dead
@@ -128,17 +127,16 @@ def _survival_and_neutral(board: np.ndarray, shares: np.ndarray) -> tuple[np.nda
 
 
 def _second_look_inputs(board: np.ndarray, playable: np.ndarray, to_move: int, n_playouts: int,
-                        seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(padded, shares, enclosed)``: the padded board, the playouts' counts of
-    :func:`playout_counts` as shares, and the padded verdicts of
-    :func:`rulelab.life.enclosure.enclosure_verdicts`."""
+                        seed: int) -> tuple[np.ndarray, ...]:
+    """``(padded, shares, survival, neutral, enclosed)``: the padded board, the playouts'
+    counts of :func:`playout_counts` as shares, those of :func:`_survival_and_neutral`,
+    and the padded verdicts of :func:`rulelab.life.enclosure.enclosure_verdicts`."""
     padded = pad(board)
     counts, done = playout_counts(padded, board.shape[1] + 2, pad(playable.astype(np.int8)).astype(bool),
                                   to_move, n_playouts, seed, CHECK_EVERY, CLEAR_MARGIN)
     shares = counts / done
     survival, neutral = _survival_and_neutral(board, shares)
-    enclosed = enclosure_verdicts(board, survival, np.where(board == EMPTY, neutral, 0.0))
-    return padded, shares, pad(enclosed)
+    return padded, shares, survival, neutral, pad(enclosure_verdicts(board, survival, neutral))
 
 
 def undecided_strings(board: np.ndarray, to_move: int = BLACK,
@@ -147,7 +145,7 @@ def undecided_strings(board: np.ndarray, to_move: int = BLACK,
     does: ``(rows, members)`` of :func:`rulelab.life.undecided.string_features`, with
     ``members`` on the unpadded board; the data its model is fitted on."""
     _, _, playable, _ = _proof(board)
-    padded, shares, enclosed = _second_look_inputs(board, playable, to_move, N_PLAYOUTS, seed)
+    padded, shares, _, _, enclosed = _second_look_inputs(board, playable, to_move, N_PLAYOUTS, seed)
     rows, members = string_features(padded, board.shape[1] + 2, shares, enclosed)
     return rows, members.reshape(board.shape[0] + 2, board.shape[1] + 2)[1:-1, 1:-1]
 
