@@ -25,6 +25,7 @@ import numpy as np
 
 from rulelab.board import EMPTY, NO_POINT, WALL, splitmix64, zobrist_hash, zobrist_keys
 from rulelab.life.strings import (
+    popcount,
     FINE,
     ILLEGAL,
     build_strings,
@@ -134,7 +135,34 @@ def _urgent_move(board, stride, head, nxt, libs, nlibs, slot, last, colour, ko):
             capture = _capture_around(board, stride, head, nxt, libs, nlibs, slot, head[q], colour, ko)
             if capture != NO_POINT:
                 return capture
+    for d in (-stride, -1, 1, stride):
+        q = np.uint64(last + d)
+        if board[q] == colour and nlibs[np.uint64(head[q])] == 2:
+            first = first_liberty(libs, head[q])
+            for lib in (first, first_liberty(libs, head[q], first)):
+                if (slot[lib] >= 0 and not is_true_eye(board, stride, lib, colour)
+                        and _gains_liberties(board, stride, head, libs, lib, colour)):
+                    return lib
     return NO_POINT
+
+
+@numba.njit(cache=True, inline="always")
+def _gains_liberties(board, stride, head, libs, p, colour):
+    """Whether ``colour`` at empty ``p`` leaves the string it makes with three or more
+    liberties (captures aside): a real escape, not a move to another atari."""
+    total = 0
+    for w in range(libs.shape[1]):
+        acc = np.uint64(0)
+        for d in (-stride, -1, 1, stride):
+            q = p + d
+            if board[np.uint64(q)] == colour:
+                acc |= libs[np.uint64(head[np.uint64(q)]), w]
+            elif board[np.uint64(q)] == EMPTY and q >> 6 == w:
+                acc |= np.uint64(1) << np.uint64(q & 63)
+        if p >> 6 == w:
+            acc &= ~(np.uint64(1) << np.uint64(p & 63))
+        total += popcount(acc)
+    return total >= 3
 
 
 @numba.njit(cache=True, inline="always")
