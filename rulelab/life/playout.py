@@ -7,9 +7,10 @@ their own true eye. Two further rules keep random play honest at the end of a ga
 
 - a string of two or more stones never plays itself into atari, so shared
   liberties of a seki stay empty (neither side fills them) and the seki survives;
-- a string left in atari by the opponent's last move is captured at once, and our
-  own strings it put in atari escape when extending gives them two liberties, so a
-  capturing race is not decided by chance.
+- a string left in atari by the opponent's last move is captured at once, our own
+  strings it put in atari escape when extending gives them two liberties, and those
+  it left with two liberties extend when that gives them three, so a capturing race
+  or a chase is not decided by chance.
 
 The playouts run on :mod:`rulelab.life.strings`, whose strings keep their liberties
 and their counts up to date, so that atari and self-atari cost a few loads per move.
@@ -25,7 +26,6 @@ import numpy as np
 
 from rulelab.board import EMPTY, NO_POINT, WALL, splitmix64, zobrist_hash, zobrist_keys
 from rulelab.life.strings import (
-    popcount,
     FINE,
     ILLEGAL,
     build_strings,
@@ -33,6 +33,7 @@ from rulelab.life.strings import (
     first_liberty,
     new_strings,
     place_stone,
+    popcount,
 )
 
 SEKI_ROW = 3
@@ -115,7 +116,8 @@ def _first_fine_move(board, stride, head, libs, nlibs, empties, n_empty, random,
 def _urgent_move(board, stride, head, nxt, libs, nlibs, slot, last, colour, ko):
     """Capture the opponent's string at ``last`` if it is in atari, else save our own
     strings that ``last`` put in atari by extending or by capturing a neighbour of
-    theirs; ``NO_POINT`` when none applies.
+    theirs, else extend one it left with two liberties where that gives it three or
+    more; ``NO_POINT`` when none applies.
 
     Only playable points (those with a ``slot`` in the empty list) are considered.
     """
