@@ -7,9 +7,10 @@ their own true eye. Two further rules keep random play honest at the end of a ga
 
 - a string of two or more stones never plays itself into atari, so shared
   liberties of a seki stay empty (neither side fills them) and the seki survives;
-- a string left in atari by the opponent's last move is captured at once, and our
-  own strings it put in atari escape when extending gives them two liberties, so a
-  capturing race is not decided by chance.
+- a string left in atari by the opponent's last move is captured at once, our own
+  strings it put in atari escape when extending gives them two liberties, and those
+  it left with two liberties extend when that gives them three, so a capturing race
+  or a chase is not decided by chance.
 
 The playouts run on :mod:`rulelab.life.strings`, whose strings keep their liberties
 and their counts up to date, so that atari and self-atari cost a few loads per move.
@@ -32,6 +33,7 @@ from rulelab.life.strings import (
     first_liberty,
     new_strings,
     place_stone,
+    popcount,
 )
 
 SEKI_ROW = 3
@@ -114,7 +116,8 @@ def _first_fine_move(board, stride, head, libs, nlibs, empties, n_empty, random,
 def _urgent_move(board, stride, head, nxt, libs, nlibs, slot, last, colour, ko):
     """Capture the opponent's string at ``last`` if it is in atari, else save our own
     strings that ``last`` put in atari by extending or by capturing a neighbour of
-    theirs; ``NO_POINT`` when none applies.
+    theirs, else extend one it left with two liberties where that gives it three or
+    more; ``NO_POINT`` when none applies.
 
     Only playable points (those with a ``slot`` in the empty list) are considered.
     """
@@ -134,7 +137,34 @@ def _urgent_move(board, stride, head, nxt, libs, nlibs, slot, last, colour, ko):
             capture = _capture_around(board, stride, head, nxt, libs, nlibs, slot, head[q], colour, ko)
             if capture != NO_POINT:
                 return capture
+    for d in (-stride, -1, 1, stride):
+        q = np.uint64(last + d)
+        if board[q] == colour and nlibs[np.uint64(head[q])] == 2:
+            first = first_liberty(libs, head[q])
+            for lib in (first, first_liberty(libs, head[q], first)):
+                if (slot[lib] >= 0 and not is_true_eye(board, stride, lib, colour)
+                        and _gains_liberties(board, stride, head, libs, lib, colour)):
+                    return lib
     return NO_POINT
+
+
+@numba.njit(cache=True, inline="always")
+def _gains_liberties(board, stride, head, libs, p, colour):
+    """Whether ``colour`` at empty ``p`` leaves the string it makes with three or more
+    liberties (captures aside): a real escape, not a move to another atari."""
+    total = 0
+    for w in range(libs.shape[1]):
+        acc = np.uint64(0)
+        for d in (-stride, -1, 1, stride):
+            q = p + d
+            if board[np.uint64(q)] == colour:
+                acc |= libs[np.uint64(head[np.uint64(q)]), w]
+            elif board[np.uint64(q)] == EMPTY and q >> 6 == w:
+                acc |= np.uint64(1) << np.uint64(q & 63)
+        if p >> 6 == w:
+            acc &= ~(np.uint64(1) << np.uint64(p & 63))
+        total += popcount(acc)
+    return total >= 3
 
 
 @numba.njit(cache=True, inline="always")

@@ -32,7 +32,7 @@ ILLEGAL, SELF_ATARI, FINE = 0, 1, 2
 
 
 @intrinsic
-def _popcount(typingctx, word):
+def popcount(typingctx, word):
     """Set bits of a uint64 as one machine instruction (numba has no popcount)."""
     if word != types.uint64:
         return None
@@ -190,7 +190,7 @@ def _merge(head, nxt, size, libs, nlibs, a, b):
     for w in range(libs.shape[1]):
         x = libs[a, w] | libs[b, w]
         libs[a, w] = x
-        n += int(_popcount(x))
+        n += int(popcount(x))
     nlibs[a] = n
     return np.int64(a)
 

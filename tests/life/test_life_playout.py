@@ -2,7 +2,8 @@
 
 Groups with two eyes and groups in seki survive every playout, a string in atari that
 cannot escape is captured in every playout, stones Benson's proof calls pass-alive are
-never captured, and the counts are a function of the seed.
+never captured, the counts are a function of the seed, and a string the last move
+left short of liberties answers it.
 """
 
 import numpy as np
@@ -11,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import ndimage
 
-from rulelab.board import WALL, pad
+from rulelab.board import NO_POINT, WALL, pad
 from rulelab.gamegen import random_legal_game
 from rulelab.life.benson import pass_alive
-from rulelab.life.playout import SEKI_ROW, playout_counts
+from rulelab.life.playout import SEKI_ROW, _urgent_move, playout_counts
+from rulelab.life.strings import build_strings, new_strings
 from rulelab.position import BLACK, EMPTY, WHITE, Position
 from rulelab.read.replay import replay
 
@@ -138,3 +140,46 @@ def test_the_early_stop_comes_at_a_check_and_only_when_every_stone_is_clear():
     stones = (padded == BLACK) | (padded == WHITE)
     share = counts[padded[stones], np.flatnonzero(stones)] / n
     assert n == 64 or (np.abs(share - 0.5) >= 0.25).all()
+
+
+
+TWO_LIBERTIES = Position.from_diagram("""
+    . . . . . . .
+    . . . O O . .
+    . . O X . O .
+    . . . . . . .
+    . . . . . . .
+""").board  # White has just played left of X, whose liberties are a dead end and below
+
+
+def urgent_reply(board, last, colour):
+    """The move the playouts answer the opponent's move at ``last`` with, both as
+    ``(row, col)`` of the unpadded board; None when they answer nothing at once."""
+    stride = board.shape[1] + 2
+    padded = pad(board.astype(np.int8))
+    head, nxt, size, libs, nlibs = new_strings(padded.size)
+    build_strings(padded, stride, head, nxt, size, libs, nlibs)
+    slot = np.full(padded.size, -1, dtype=np.int32)
+    empties = np.flatnonzero(padded == EMPTY)
+    slot[empties] = np.arange(empties.size, dtype=np.int32)
+    move = _urgent_move(padded, stride, head, nxt, libs, nlibs, slot, (last[0] + 1) * stride + last[1] + 1,
+                        colour, NO_POINT)
+    return None if move == NO_POINT else (move // stride - 1, move % stride - 1)
+
+
+@pytest.mark.parametrize("swap", [False, True])
+@pytest.mark.parametrize("transpose", [False, True])
+@pytest.mark.parametrize("quarter_turns", range(4))
+def test_a_string_left_with_two_liberties_extends_where_it_gains_liberties(quarter_turns, transpose, swap):
+    def turned(a):
+        a = np.rot90(a, quarter_turns)
+        return a.T if transpose else a
+    board, colour = turned(TWO_LIBERTIES), BLACK
+    if swap:
+        board, colour = np.where(board == EMPTY, EMPTY, 3 - board), WHITE
+    marks = np.zeros(TWO_LIBERTIES.shape, dtype=int)
+    marks[2, 2], marks[3, 3], marks[2, 5] = 1, 2, 3  # the last move, the escape, a stone apart
+    marks = turned(marks)
+    last, escape, apart = (tuple(np.argwhere(marks == k)[0]) for k in (1, 2, 3))
+    assert urgent_reply(board, last, colour) == escape
+    assert urgent_reply(board, apart, colour) is None
