@@ -39,8 +39,9 @@ def sgf_of(diagram: str, extra: str = "") -> str:
 def collection(tmp_path_factory):
     folder = tmp_path_factory.mktemp("games")
     (folder / "seki.sgf").write_text(sgf_of(LIFE["seki_with_one_eye_each"].diagram))
-    (folder / "estimated.sgf").write_text(sgf_of(LIFE["dead_stone_inside"].diagram))
-    # Another result, so that it is not a copy of the unmarked record (game ids leave out marks).
+    # A board whose dead stones KataGo and the estimate agree on (in "dead_stone_inside"
+    # the Black stone has room to live in a 36-point area, and KataGo keeps it).
+    (folder / "estimated.sgf").write_text(sgf_of(LIFE["two_dead_stones"].diagram))
     (folder / "marked.sgf").write_text(sgf_of(LIFE["dead_stone_inside"].diagram, "TB[bb]TW[hd]").replace("W+1.5", "W+9.5"))
     (folder / "copy").mkdir()
     (folder / "copy" / "seki.sgf").write_text(sgf_of(LIFE["seki_with_one_eye_each"].diagram))
