@@ -7,8 +7,10 @@ the confirmation of life and death lets a ko be retaken only after a pass for it
 
 A group qualifies when every liberty of its strings lies in one small area its
 colour does not occupy (its eye space, which may hold opponent stones): then its
-fate is decided inside that area alone, and a tiny exhaustive search settles it.
-The search lets the attacker move first and applies the 1989 ko rule (the first
+fate is decided inside that area alone, and a tiny exhaustive search settles it:
+the group dies when its largest string is captured (a lone stone beside the eye space
+may be given up, and its point is then played on like the rest). The search lets the
+attacker move first and applies the 1989 ko rule (the first
 side to take a ko keeps it), then asks again with the defender free to retake every
 ko, to tell a kill that needs a ko from an unconditional one.
 """
@@ -40,6 +42,9 @@ class EnclosedGroup:
     """The defender's stones around the eye space."""
     walls: tuple[int, ...]
     """Attacker stones touching the defender from outside."""
+    body: tuple[int, ...]
+    """The defender's largest string: the group dies when it is captured (a smaller
+    string around the eye space may be given up to make the eyes)."""
 
 
 @numba.njit(cache=True)
@@ -83,19 +88,22 @@ def enclosed_groups(padded: np.ndarray, stride: int) -> list[EnclosedGroup]:
             stones = np.flatnonzero(np.isin(strings, around[around >= 0]))
             neighbours = (stones[:, None] + offsets).ravel()
             walls = np.unique(neighbours[(padded[neighbours] == 3 - colour) & ~np.isin(neighbours, space)])
+            body = np.flatnonzero(strings == np.bincount(strings[stones]).argmax())
             groups.append(EnclosedGroup(colour, tuple(space.tolist()), tuple(stones.tolist()),
-                                        tuple(walls.tolist())))
+                                        tuple(walls.tolist()), tuple(body.tolist())))
     return groups
 
 
 class _Search:
-    """Can the attacker, moving first, capture a defender stone? (memoised search)."""
+    """Can the attacker, moving first, capture the defender's largest string? (memoised
+    search over the eye space and the points of defender stones captured on the way)."""
 
     def __init__(self, padded: np.ndarray, stride: int, group: EnclosedGroup, defender_retakes_ko: bool):
         self.stride = stride
         self.defender = group.colour
         self.space = group.space
-        self.targets = group.stones
+        self.others = tuple(sorted(set(group.stones) - set(group.body)))
+        self.targets = group.body
         self.defender_retakes_ko = defender_retakes_ko
         self.scratch = np.empty(padded.size, dtype=np.int32)
         self.depth_limit = 2 * len(group.space) + 8
@@ -117,7 +125,8 @@ class _Search:
         attacker = colour != self.defender
         self.memo[key] = False  # a cycle back to this state never captures anything
         outcome = not attacker
-        for p in self.space + (NO_POINT,):
+        taken = tuple(q for q in self.others if board[q] == EMPTY)
+        for p in self.space + taken + (NO_POINT,):
             result = self._after(board, colour, p, passes, ko, ko_holder, depth)
             if result is None:
                 continue
@@ -150,7 +159,7 @@ class _Search:
 
 def attacker_kills(padded: np.ndarray, stride: int, group: EnclosedGroup, *,
                    defender_retakes_ko: bool = False) -> bool:
-    """Whether the attacker, moving first, captures part of ``group``.
+    """Whether the attacker, moving first, captures the largest string of ``group``.
 
     Parameters
     ----------

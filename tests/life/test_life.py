@@ -133,6 +133,21 @@ def test_bent_four_needs_the_ko_but_straight_three_does_not():
     assert reading.dead and not reading.needs_ko
 
 
+def test_a_corner_group_lives_though_a_stone_beside_its_eye_space_can_be_taken():
+    # kgs-dev 2003-11-05-9: White lives with its eyes around Black's stone; Black can
+    # take the lone White stone on the edge, and that kills nothing.
+    board = board_from_diagram("""
+        . . . . . . .
+        X X X X X X .
+        X X X X O X .
+        X O O O O X .
+        O . O . O X .
+        . X . . O X .
+    """)
+    (reading,) = [r for r in read_enclosed(board) if r.stones[3, 1]]
+    assert reading.stones[4, 0] and not reading.dead
+
+
 def test_ko_unresolved_is_not_finished():
     life = decide_life(finished(LIFE["ko_unresolved"].diagram))
     assert not life.finished
