@@ -16,10 +16,10 @@ from rulelab.board import NO_POINT, WALL, pad
 from rulelab.gamegen import random_legal_game
 from rulelab.life.benson import pass_alive
 from rulelab.life.playout import SEKI_ROW, _urgent_move, playout_counts
-from rulelab.life.strings import build_strings, new_strings
 from rulelab.position import BLACK, EMPTY, WHITE, Position
 from rulelab.read.replay import replay
 
+from playout_state import playout_state
 from positions import named_positions
 
 LIFE = named_positions("life")
@@ -155,13 +155,7 @@ TWO_LIBERTIES = Position.from_diagram("""
 def urgent_reply(board, last, colour):
     """The move the playouts answer the opponent's move at ``last`` with, both as
     ``(row, col)`` of the unpadded board; None when they answer nothing at once."""
-    stride = board.shape[1] + 2
-    padded = pad(board.astype(np.int8))
-    head, nxt, size, libs, nlibs = new_strings(padded.size)
-    build_strings(padded, stride, head, nxt, size, libs, nlibs)
-    slot = np.full(padded.size, -1, dtype=np.int32)
-    empties = np.flatnonzero(padded == EMPTY)
-    slot[empties] = np.arange(empties.size, dtype=np.int32)
+    padded, stride, head, nxt, libs, nlibs, slot = playout_state(board)
     move = _urgent_move(padded, stride, head, nxt, libs, nlibs, slot, (last[0] + 1) * stride + last[1] + 1,
                         colour, NO_POINT)
     return None if move == NO_POINT else (move // stride - 1, move % stride - 1)

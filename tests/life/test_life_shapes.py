@@ -10,9 +10,11 @@ from rulelab.board import NO_POINT, WALL, pad
 from rulelab.gamegen import random_legal_game
 from rulelab.life.playout import FINE, _around, _shape_move, is_true_eye
 from rulelab.life.shapes import NEIGHBOURS, SHAPE_TABLE, shape_table
-from rulelab.life.strings import build_strings, classify_move, new_strings
+from rulelab.life.strings import classify_move
 from rulelab.position import BLACK, EMPTY, WHITE, Position
 from rulelab.read.replay import replay
+
+from playout_state import playout_state
 
 CODES = np.arange(1 << 16)
 CELLS = np.stack([(CODES >> (2 * i)) & 3 for i in range(8)], axis=1)
@@ -61,13 +63,7 @@ def test_the_table_knows_the_shapes(diagram, expected):
 
 def shape_reply(board, last, colour, random=0):
     """What :func:`_shape_move` answers to the move at ``last`` (a padded index)."""
-    stride = board.shape[1] + 2
-    padded = pad(board.astype(np.int8))
-    head, nxt, size, libs, nlibs = new_strings(padded.size)
-    build_strings(padded, stride, head, nxt, size, libs, nlibs)
-    slot = np.full(padded.size, -1, dtype=np.int32)
-    empties = np.flatnonzero(padded == EMPTY)
-    slot[empties] = np.arange(empties.size, dtype=np.int32)
+    padded, stride, head, _, libs, nlibs, slot = playout_state(board)
     move = _shape_move(padded, stride, head, libs, nlibs, slot, last, colour, NO_POINT, np.uint64(random),
                        SHAPE_TABLE)
     return move, padded, (head, libs, nlibs)
