@@ -39,8 +39,6 @@ SHAPES = (
 )
 NEIGHBOURS = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2))
 """Cells of a 3×3 diagram around its centre, in the order of the code's bits."""
-
-
 ALLOWED = {"X": (BLACK,), "O": (WHITE,), ".": (EMPTY,), "#": (WALL,), "x": (EMPTY, BLACK, WALL),
            "o": (EMPTY, WHITE, WALL), "?": (EMPTY, BLACK, WHITE, WALL)}
 """What each symbol of a diagram stands for, with ``X`` as Black."""
