@@ -11,6 +11,9 @@ their own true eye. Further rules keep random play honest at the end of a game:
   strings it put in atari escape when extending gives them two liberties, and those
   it left with two liberties extend when that gives them three, so a capturing race
   or a chase is not decided by chance;
+- a capture that opens a space with a vital point (a bent three, a pyramid four, a
+  bulky five) is answered there by the side that was taken, so a group does not live
+  by capturing a nakade;
 - otherwise, on most moves, a player answers the last move where it completes a
   hane, a cut or an edge block (:mod:`rulelab.life.shapes`), so a group with room to
   live is attacked and defended as players would, not at random.
@@ -48,6 +51,10 @@ SHAPE_ODDS = 4
 let a long capturing race be decided by local answers (a marked 2017 group of 63 stones
 died); on one move in two or three in four they did not, and three in four kept the
 most games within 1 point."""
+NAKADE_SPACE = (3, 6)
+"""Fewest and most points of a space a capture opens that can have a vital point
+(:func:`_vital_point`): bent and straight three, the pyramid four, the bulky and crossed
+five, the rabbity six."""
 REPETITION_WINDOW = 32
 """Positions after captures remembered per playout: one coming back ends the playout
 (a capture cycle longer than a simple ko, which the ko rule alone would not stop)."""
@@ -156,6 +163,51 @@ def _urgent_move(board, stride, head, nxt, libs, nlibs, slot, last, colour, ko):
                         and _gains_liberties(board, stride, head, libs, lib, colour)):
                     return lib
     return NO_POINT
+
+
+@numba.njit(cache=True, inline="always")
+def _vital_point(board, stride, removed, captured, victim):
+    """Where the side whose ``captured`` stones at ``removed`` were just taken plays to
+    keep the capturer to one eye: the point of the space they open (with the empty
+    points it joins) that touches more of it than any other, the middle of a bent three
+    or the centre of a pyramid four or of a bulky five; ``NO_POINT`` when the space is
+    not of :data:`NAKADE_SPACE` points shut by the capturer's stones and the edge, or
+    has no such single point. Random play finds the vital point too late, and a group
+    that has captured a nakade lives. The space is gathered in ``removed`` after the
+    captured points."""
+    if captured == 0:
+        return NO_POINT
+    n = captured
+    i = 0
+    while i < n:
+        for d in (-stride, -1, 1, stride):
+            q = removed[i] + d
+            v = board[np.uint64(q)]
+            if v == victim:
+                return NO_POINT
+            if v == EMPTY:
+                inside = False
+                for j in range(n):
+                    inside |= removed[j] == q
+                if not inside:
+                    if n == NAKADE_SPACE[1]:
+                        return NO_POINT
+                    removed[n] = q
+                    n += 1
+        i += 1
+    if n < NAKADE_SPACE[0]:
+        return NO_POINT
+    best, most, tie = NO_POINT, -1, False
+    for i in range(n):
+        degree = 0
+        for d in (-stride, -1, 1, stride):
+            for j in range(n):
+                degree += removed[j] == removed[i] + d
+        if degree > most:
+            best, most, tie = removed[i], degree, False
+        elif degree == most:
+            tie = True
+    return NO_POINT if tie else best
 
 
 @numba.njit(cache=True, inline="always")
@@ -273,11 +325,14 @@ def _play_out(board, stride, head, nxt, size, libs, nlibs, empties, slot, n_empt
     atomic operation numba's pruning leaves in place when the last uses fall in
     different branches, and those took as long as the moves themselves.
     """
-    ko, last, passes, n_history = NO_POINT, NO_POINT, 0, 0
+    ko, last, passes, n_history, vital = NO_POINT, NO_POINT, 0, 0, NO_POINT
     for _ in range(max_moves):
         move = NO_POINT
         if last != NO_POINT:
             move = _urgent_move(board, stride, head, nxt, libs, nlibs, slot, last, colour, ko)
+            if (move == NO_POINT and vital != NO_POINT and slot[np.uint64(vital)] >= 0
+                    and classify_move(board, stride, head, libs, nlibs, vital, colour, ko) != ILLEGAL):
+                move = vital
             if move == NO_POINT:
                 state, x = splitmix64(state)
                 if x % np.uint64(SHAPE_ODDS) != 0:
@@ -290,13 +345,14 @@ def _play_out(board, stride, head, nxt, size, libs, nlibs, empties, slot, n_empt
             passes += 1
             if passes == 2:
                 break
-            ko, last = NO_POINT, NO_POINT
+            ko, last, vital = NO_POINT, NO_POINT, NO_POINT
         else:
             passes = 0
             ko, h, captured = place_stone(board, stride, head, nxt, size, libs, nlibs, move, colour, removed,
                                           keys, h)
             n_empty = _update_empties(empties, slot, n_empty, move, removed, captured, on_board)
             last = move
+            vital = _vital_point(board, stride, removed, captured, 3 - colour)
             if captured:  # only a capture can bring back an earlier position
                 if _seen_before(history, n_history, h):
                     break
