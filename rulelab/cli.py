@@ -55,6 +55,9 @@ def _add_life(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--katago-model", metavar="PATH", help="KataGo net (default: $RULELAB_KATAGO_MODEL)")
     parser.add_argument("--katago-config", metavar="PATH",
                         help="KataGo analysis config (default: $RULELAB_KATAGO_CONFIG)")
+    parser.add_argument("--seed", type=int, default=0, metavar="N",
+                        help="seed of the estimator's playouts (default 0): the same seed gives the "
+                             "same verdicts; others show how far a count depends on chance")
 
 
 def _export_katago(args) -> None:
@@ -157,7 +160,8 @@ def _score(args) -> int:
     started = time.perf_counter()
     manifest = score(args.paths, args.out, rules=rules, komi=args.komi, life=args.life,
                      jobs=args.jobs, force=args.force, progress=True, engine=args.engine,
-                     scheduler=args.scheduler, assume_rules=args.assume_rules, playout=args.playout)
+                     scheduler=args.scheduler, assume_rules=args.assume_rules, playout=args.playout,
+                     seed=args.seed)
     _summary(args, manifest, started)
     return 0
 
@@ -176,7 +180,7 @@ def _validate(args) -> int:
         started = time.perf_counter()
         summary = validate(args.paths, out, life=args.life, jobs=args.jobs, force=args.force,
                            progress=True, engine=args.engine, scheduler=args.scheduler,
-                           assume_rules=args.assume_rules, second=args.second_opinion)
+                           assume_rules=args.assume_rules, second=args.second_opinion, seed=args.seed)
         if args.json:
             print((Path(out) / "validation.json").read_text(), end="")
             return 0

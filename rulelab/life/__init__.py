@@ -31,7 +31,7 @@ from rulelab.position import EMPTY, WHITE, Position
 
 __all__ = [
     "METHODS", "Estimate", "GnuGo", "GnuGoError", "GnuGoUnavailable", "KataGo", "KataGoError",
-    "KataGoUnavailable", "LifeError", "LifeVerdict", "check_method", "decide_life", "decide_lives",
+    "KataGoUnavailable", "LifeError", "LifeVerdict", "check_method", "check_seed", "decide_life", "decide_lives",
     "estimate_life", "find_gnugo", "unsettled_points",
 ]
 
@@ -156,5 +156,10 @@ def _check(position: Position, method: str, rng_seed: int) -> None:
     if marks is not None and np.shape(marks) != board.shape:
         raise LifeError(f"territory marks of shape {np.shape(marks)} do not fit a {board.shape} board")
     check_method(method)
-    if not isinstance(rng_seed, (int, np.integer)) or isinstance(rng_seed, bool) or not 0 <= rng_seed < 2**63:
-        raise LifeError(f"rng_seed must be a non-negative integer; got {rng_seed!r}")
+    check_seed(rng_seed)
+
+
+def check_seed(seed) -> None:
+    """Refuse a seed the playouts cannot take (they need a non-negative 64-bit integer)."""
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        raise LifeError(f"rng_seed must be a non-negative integer; got {seed!r}")

@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rulelab.errors import InputError, RulelabError, RulesError, raise_if_interrupted
-from rulelab.life import LifeVerdict, check_method, decide_life, decide_lives
+from rulelab.life import LifeVerdict, check_method, check_seed, decide_life, decide_lives
 from rulelab.life.katago import find_katago
 from rulelab.pipeline.checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
 from rulelab.pipeline.duplicates import copies_of_games, mark_copies
@@ -127,9 +127,10 @@ def _board_settled(position: Position, verdict) -> bool:
 
 
 def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi: float | None,
-                 assume_rules: str | None = None, playout: str = "captured") -> dict[str, list[dict]]:
+                 assume_rules: str | None = None, playout: str = "captured",
+                 seed: int = 0) -> dict[str, list[dict]]:
     """The scores and life rows of a batch of games rows (a game that cannot be scored
-    has error rows in the scores table and no life row)."""
+    has error rows in the scores table and no life row); ``seed`` seeds the estimator."""
     out, lives = [], []
     rows = [row for row in rows if row["status"] == "ok"]
     verdicts = _batch_verdicts(rows, life)
@@ -139,7 +140,7 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
         counted = [with_source_dame(r, row["source"]) for r in rulesets]  # the dame as its source leaves them
         try:
             position = position_from_row(row)
-            verdict = verdict or decide_life(position, life)
+            verdict = verdict or decide_life(position, life, rng_seed=seed)
             classes = classify_points(position, verdict)
             scored = score_game(position, counted, life=life, record=record, komi=komi,
                                 verdict=verdict, classes=classes)
@@ -221,7 +222,7 @@ def _check_inputs_unchanged(out: Path, recorded: dict | None, read: list[dict], 
 
 
 def scores_stage(rulesets: Sequence[Ruleset], life: str, komi: float | None,
-                 assume_rules: str | None = None, playout: str = "captured") -> Stage:
+                 assume_rules: str | None = None, playout: str = "captured", seed: int = 0) -> Stage:
     """The scores table made unit by unit: a unit's games rows → one row per ok game ×
     ruleset, and beside it the life table (one row per game scored).
 
@@ -229,12 +230,12 @@ def scores_stage(rulesets: Sequence[Ruleset], life: str, komi: float | None,
     life, and a run with other files makes its parts again (a missing engine stops it here).
     """
     options = {"rules": [r.name for r in rulesets], "komi": komi, "life": life,
-               "assume_rules": assume_rules, "playout": playout}
+               "assume_rules": assume_rules, "playout": playout, "seed": seed}
     if life == "katago":
         options["katago"] = list(find_katago())
     return Stage("scores", SCORES_SCHEMA,
                  partial(_score_batch, rulesets=rulesets, life=life, komi=komi,
-                         assume_rules=assume_rules, playout=playout),
+                         assume_rules=assume_rules, playout=playout, seed=seed),
                  options, environment(), reads=tuple(POSITION_COLUMNS),
                  beside=(("life", LIFE_SCHEMA),))
 
@@ -243,7 +244,7 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
           komi: float | None = None, life: str = "auto", jobs: int | None = None,
           force: bool = False, progress: bool = False, engine: str = "local",
           scheduler: str | None = None, assume_rules: str | None = None,
-          playout: str = "captured") -> dict:
+          playout: str = "captured", seed: int = 0) -> dict:
     """Ingest (or reuse the ingest in ``out``) and write ``out/scores.parquet`` and
     ``out/life.parquet``.
 
@@ -255,7 +256,9 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     table (``duplicate_of``). ``playout`` is the play-out model of rules that count the
     board as it stands (Tromp–Taylor, stone scoring): ``'captured'`` scores them after
     the dead stones are captured, ``'as-is'`` on the board as it stands
-    (:func:`rulelab.rules.played_out`).
+    (:func:`rulelab.rules.played_out`). ``seed`` seeds the estimator's playouts: the
+    same seed gives the same verdicts, and other seeds show how far a count depends on
+    the estimate's chance.
 
     Games and scores are made unit by unit and checkpointed under ``out/parts/``, as
     :func:`rulelab.pipeline.ingest.ingest` describes: an interrupted run resumes, and a re-run
@@ -268,6 +271,7 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
         The updated manifest.
     """
     check_method(life)
+    check_seed(seed)
     paths = [str(p) for p in paths]
     out = Path(out)
     if playout not in PLAYOUT_MODELS:
@@ -276,7 +280,7 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     _labelled(rulesets, None, komi)  # a komi no ruleset can have fails here, not in every game
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name
-    stage = scores_stage(rulesets, life, komi, assume_rules, playout)
+    stage = scores_stage(rulesets, life, komi, assume_rules, playout, seed)
     recorded = _recorded_ingest(out, paths)
     finished = [SCORES_FILE, LIFE_FILE] if recorded else [GAMES_FILE, MANIFEST_FILE, SCORES_FILE, LIFE_FILE]
     if recorded and _scored_with(out, stage.options):

@@ -184,7 +184,7 @@ def _verdict_or_none(position, method: str):
 
 
 def explain_misses(misses: pd.DataFrame, run: Path, assume_rules: str | None = None,
-                   progress: bool = False) -> pd.DataFrame:
+                   progress: bool = False, seed: int = 0) -> pd.DataFrame:
     """The columns of :data:`EXPLANATION_TYPES` for each miss (a :func:`compare` row), in order.
 
     Each position is read back from the run's games table and its verdict from its life
@@ -203,7 +203,7 @@ def explain_misses(misses: pd.DataFrame, run: Path, assume_rules: str | None = N
         explained = explain_miss(position_from_row(row), verdicts[miss.game_id],
                                  record_ruleset(row, assume_rules), miss.recorded_margin,
                                  record_problem=miss.likely_cause in RECORD_CAUSES,
-                                 second_opinion_exact=bool(reproduced))
+                                 second_opinion_exact=bool(reproduced), rng_seed=seed)
         records.append(explained.to_record())
     frame = pd.DataFrame(records, columns=list(EXPLANATION_TYPES), index=misses.index)
     return frame.astype(EXPLANATION_TYPES)
@@ -221,7 +221,7 @@ def miss_class_counts(misses: pd.DataFrame) -> pd.DataFrame:
 def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs: int | None = None,
              force: bool = False, progress: bool = False, engine: str = "local",
              scheduler: str | None = None, assume_rules: str | None = None,
-             second: str | None = None) -> pd.DataFrame:
+             second: str | None = None, seed: int = 0) -> pd.DataFrame:
     """Score ``paths`` into ``out`` and compare with recorded results.
 
     Scoring reads each input once and makes only the parts it lacks, so scores made
@@ -232,6 +232,7 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
     misses per class, and the time spent explaining them); returns the agreement table.
     ``second`` names a backend (``'katago'`` or ``'gnugo'``) whose verdict is counted too,
     game by game (:func:`second_opinion`): its columns join the misses and the table.
+    ``seed`` seeds the estimator, in the scores and in the explanations.
     """
     if second not in SECOND_OPINIONS:
         raise RulesError(f"second opinion must be one of {', '.join(map(str, SECOND_OPINIONS))}; "
@@ -240,7 +241,7 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name  # as the scores' provenance names it
     score(paths, out, life=life, jobs=jobs, force=force, progress=progress, engine=engine,
-          scheduler=scheduler, assume_rules=assume_rules)
+          scheduler=scheduler, assume_rules=assume_rules, seed=seed)
     games = pd.read_parquet(out / GAMES_FILE, columns=GAME_COLUMNS + ["status", "result_kind",
                                                                       "duplicate_of"])
     scores = pd.read_parquet(out / SCORES_FILE, columns=SCORE_COLUMNS + ["komi_source"])
@@ -249,7 +250,7 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
         table = second_opinion(table, out / GAMES_FILE, second, assume_rules)
     started = time.perf_counter()
     misses = table.loc[~table.exact]
-    explained = explain_misses(misses, out, assume_rules, progress)
+    explained = explain_misses(misses, out, assume_rules, progress, seed)
     misses = pd.concat([misses, explained], axis=1)
     seconds = time.perf_counter() - started
     misses.reset_index(drop=True).to_parquet(out / VALIDATION_FILE, index=False)

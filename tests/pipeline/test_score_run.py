@@ -66,7 +66,7 @@ def test_user_komi_adds_rows_and_keeps_the_standard_and_the_records_own(collecti
 
 
 def test_a_game_that_cannot_be_scored_keeps_its_rows_with_the_reason(collection, tmp_path, monkeypatch):
-    def refuse(position, method):
+    def refuse(position, method, *, rng_seed=0):
         raise GameError("no verdict for this board")
 
     monkeypatch.setattr(score_run, "decide_life", refuse)
@@ -293,4 +293,26 @@ def test_an_unknown_life_method_is_refused_at_the_door_by_the_one_check(tmp_path
     assert tuple(life.choices) == METHODS
     with pytest.raises(LifeError, match="The life method must be one of auto, estimate"):
         score([tmp_path / "missing"], tmp_path / "run", life="guess")
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_seed_reaches_every_estimate_and_the_scores_provenance(collection, tmp_path, monkeypatch):
+    seeds = []
+    decide = score_run.decide_life
+
+    def spy(position, method, *, rng_seed=0):
+        seeds.append(rng_seed)
+        return decide(position, method, rng_seed=rng_seed)
+
+    monkeypatch.setattr(score_run, "decide_life", spy)
+    assert main(["score", str(collection), "--out", str(tmp_path / "run"), "--jobs", "1", "--seed", "7"]) == 0
+    assert seeds and set(seeds) == {7}
+    assert read_provenance(tmp_path / "run" / "scores.parquet")["options"]["seed"] == 7
+
+
+def test_a_seed_the_playouts_cannot_take_is_refused_at_the_door(tmp_path):
+    from rulelab.life import LifeError
+
+    with pytest.raises(LifeError, match="non-negative integer"):
+        score([tmp_path / "missing"], tmp_path / "run", seed=-1)
     assert not (tmp_path / "run").exists()
