@@ -245,9 +245,11 @@ def _estimate_in_place(board: np.ndarray, to_move: int, n_playouts: int, seed: i
         shares, seki_share, guessed_dead = playout_shares(board, playable, to_move, n_playouts, seed)
         survival = np.where(proven, survival, shares)
         dead = dead | (~proven & guessed_dead)
-        for reading in read_enclosed(board):
-            if (survival[reading.walls] < SAFE_WALL).any() or (proven & reading.stones).any():
-                continue
+
+        def overrulable(group: np.ndarray, walls: np.ndarray) -> bool:
+            return not ((survival[walls] < SAFE_WALL).any() or (proven & group).any())
+
+        for reading in read_enclosed(board, overrulable):
             dead[reading.stones] = reading.dead
             survival[reading.stones] = 0.0 if reading.dead else 1.0
             if reading.dead:

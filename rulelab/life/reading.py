@@ -18,6 +18,7 @@ ko, to tell a kill that needs a ko from an unconditional one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator
 
 import numba
 import numpy as np
@@ -198,19 +199,23 @@ class Reading:
         return bool(self.space[0, 0] or self.space[0, -1] or self.space[-1, 0] or self.space[-1, -1])
 
 
-def read_enclosed(board: np.ndarray) -> list[Reading]:
-    """Read every enclosed group of a ``(rows, cols)`` board exactly."""
+def read_enclosed(board: np.ndarray, worth_reading=None) -> Iterator[Reading]:
+    """Read the enclosed groups of a ``(rows, cols)`` board exactly, one at a time: every
+    one, or those for which ``worth_reading(stones, walls)`` (two masks) is true when
+    their turn comes, since a search costs milliseconds and a caller may have no use for
+    its verdict."""
     rows, cols = board.shape
     stride = cols + 2
     padded = pad(board)
-    readings = []
     for group in enclosed_groups(padded, stride):
-        dead = attacker_kills(padded, stride, group)
-        needs_ko = dead and not attacker_kills(padded, stride, group, defender_retakes_ko=True)
         masks = []
         for points in (group.stones, group.space, group.walls):
             mask = np.zeros(padded.size, dtype=bool)
             mask[list(points)] = True
             masks.append(mask.reshape(rows + 2, cols + 2)[1:-1, 1:-1])
-        readings.append(Reading(*masks, dead=dead, needs_ko=needs_ko))
-    return readings
+        stones, space, walls = masks
+        if worth_reading is not None and not worth_reading(stones, walls):
+            continue
+        dead = attacker_kills(padded, stride, group)
+        needs_ko = dead and not attacker_kills(padded, stride, group, defender_retakes_ko=True)
+        yield Reading(stones, space, walls, dead=dead, needs_ko=needs_ko)
