@@ -31,8 +31,8 @@ from rulelab.position import EMPTY, WHITE, Position
 
 __all__ = [
     "METHODS", "Estimate", "GnuGo", "GnuGoError", "GnuGoUnavailable", "KataGo", "KataGoError",
-    "KataGoUnavailable", "LifeError", "LifeVerdict", "check_method", "check_seed", "decide_life", "decide_lives",
-    "estimate_life", "find_gnugo", "unsettled_points",
+    "KataGoUnavailable", "LifeError", "LifeVerdict", "check_method", "check_seed", "decide_life",
+    "decide_lives", "estimate_life", "find_gnugo", "unsettled_points",
 ]
 
 

@@ -207,13 +207,13 @@ def read_enclosed(board: np.ndarray, worth_reading=None) -> Iterator[Reading]:
     rows, cols = board.shape
     stride = cols + 2
     padded = pad(board)
+    def mask(points) -> np.ndarray:
+        marked = np.zeros(padded.size, dtype=bool)
+        marked[list(points)] = True
+        return marked.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
+
     for group in enclosed_groups(padded, stride):
-        masks = []
-        for points in (group.stones, group.space, group.walls):
-            mask = np.zeros(padded.size, dtype=bool)
-            mask[list(points)] = True
-            masks.append(mask.reshape(rows + 2, cols + 2)[1:-1, 1:-1])
-        stones, space, walls = masks
+        stones, space, walls = mask(group.stones), mask(group.space), mask(group.walls)
         if worth_reading is not None and not worth_reading(stones, walls):
             continue
         dead = attacker_kills(padded, stride, group)
