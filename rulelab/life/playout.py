@@ -382,10 +382,12 @@ def playout_counts(padded: np.ndarray, stride: int, playable: np.ndarray, to_mov
         Seed of the SplitMix64 stream, so results are reproducible.
     check_every : int
         With ``margin > 0``: after every this many playouts, stop if every stone's
-        survival share is at least ``margin`` away from one half, where more playouts
-        would not change which side of one half it falls.
+        survival share is far enough from one half that more playouts would not
+        change which side of it the share falls.
     margin : float
-        Margin of the early stop (0 disables it).
+        Margin of the early stop at the first check (0 disables it); after ``n``
+        playouts it is ``margin * sqrt(check_every / n)``, shrinking as the shares'
+        standard error does.
 
     Returns
     -------
@@ -444,8 +446,9 @@ def _playout_counts(padded, stride, playable, to_move, n_playouts, seed, check_e
         done = k + 1
         if margin > 0 and done % check_every == 0 and done < n_playouts:
             clear = True
+            needed = margin * np.sqrt(check_every / done)
             for p in range(total):
-                if stones[p] and on_board[p] and abs(counts[padded[p], p] / done - 0.5) < margin:
+                if stones[p] and on_board[p] and abs(counts[padded[p], p] / done - 0.5) < needed:
                     clear = False
                     break
             if clear:
