@@ -14,9 +14,10 @@ second look (:mod:`rulelab.life.undecided`) weighs.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
-from scipy import ndimage
 
+from rulelab.board import WALL, label_components, pad
 from rulelab.position import BLACK, EMPTY, WHITE
 
 UNDECIDED = (0.2, 0.8)
@@ -27,22 +28,6 @@ SEKI_SHARE = 0.25
 """Neutral share from which an empty point is taken for a seki liberty."""
 LARGEST_SMALL_EYE = 4
 """Eyes of more points may still hold two eyes: the rule stands back."""
-
-_FOUR = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]])
-
-
-def _components_touching_only(labels: np.ndarray, n: int, allowed: np.ndarray) -> np.ndarray:
-    """bool per component (index 1..n): all its 4-neighbours outside it are ``allowed``."""
-    ok = np.ones(n + 1, dtype=bool)
-    padded = np.pad(labels, 1)
-    free = np.pad(allowed, 1, constant_values=True)
-    inner = (slice(1, -1), slice(1, -1))
-    for shift in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        neighbour = np.roll(padded, shift, axis=(0, 1))[inner]
-        neighbour_free = np.roll(free, shift, axis=(0, 1))[inner]
-        crossing = (labels > 0) & (neighbour != labels) & ~neighbour_free
-        ok[np.unique(labels[crossing])] = False
-    return ok
 
 
 def enclosure_verdicts(board: np.ndarray, survival: np.ndarray, neutral: np.ndarray) -> np.ndarray:
@@ -61,28 +46,62 @@ def enclosure_verdicts(board: np.ndarray, survival: np.ndarray, neutral: np.ndar
         float ``(rows, cols)``: share of playouts ending with the point a seki liberty
         (read on empty points only).
     """
-    verdicts = np.zeros(board.shape, dtype=np.int8)
-    share = np.nan_to_num(survival, nan=0.0)
-    stones = board != EMPTY
+    rows, cols = board.shape
+    verdicts = _verdicts(pad(board), cols + 2, _padded(survival), _padded(neutral))
+    return verdicts.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
+
+
+def _padded(values: np.ndarray) -> np.ndarray:
+    """Flat ``values`` with a border of zeros, as the padded board lays out its points."""
+    out = np.zeros((values.shape[0] + 2, values.shape[1] + 2))
+    out[1:-1, 1:-1] = values
+    return out.ravel()
+
+
+@numba.njit(cache=True)
+def _verdicts(padded, stride, share, neutral):
+    """:func:`enclosure_verdicts` on the padded board, compiled: it labels every area
+    and every eye once, where a labelling per area cost more than the playouts of an
+    open board. A NaN share (an empty point) fails every comparison, as it should."""
+    verdicts = np.zeros(padded.size, dtype=np.int8)
+    stones = (padded == BLACK) | (padded == WHITE)
     undecided = stones & (share > UNDECIDED[0]) & (share < UNDECIDED[1])
     if not undecided.any():
         return verdicts
     safe = stones & (share >= SAFE)
-    seki_points = (board == EMPTY) & (neutral >= SEKI_SHARE)
+    seki_point = (padded == EMPTY) & (neutral >= SEKI_SHARE)
     for colour in (BLACK, WHITE):
-        shut_in = board == 3 - colour
-        areas, _ = ndimage.label(~(safe & (board == colour)), _FOUR)
-        for area in np.unique(areas[undecided]):
-            inside = areas == area
-            if area == 0 or not (inside & shut_in).any() or (inside & shut_in & safe).any():
-                continue
-            if (inside & seki_points).any():
-                continue
-            eyes, n_eyes = ndimage.label(inside & ~shut_in, _FOUR)
-            real = _components_touching_only(eyes, n_eyes, shut_in)[1:]
-            sizes = np.bincount(eyes.ravel(), minlength=n_eyes + 1)[1:]
-            if real.sum() >= 2 or (sizes[real] > LARGEST_SMALL_EYE).any():
-                continue
-            verdicts[inside & undecided & shut_in] = 1
-            verdicts[inside & undecided & ~shut_in] = -1
+        shut_in = padded == 3 - colour
+        areas, n_areas = label_components(stride, (padded != WALL) & ~(safe & (padded == colour)), undecided)
+        holds_shut_in = np.zeros(n_areas, dtype=np.bool_)
+        stands_back = np.zeros(n_areas, dtype=np.bool_)  # a safe shut-in stone or a seki liberty
+        for p in range(padded.size):
+            a = areas[p]
+            if a >= 0:
+                holds_shut_in[a] |= shut_in[p]
+                stands_back[a] |= (shut_in[p] and safe[p]) or seki_point[p]
+        in_eye = (areas >= 0) & ~shut_in
+        eyes, n_eyes = label_components(stride, in_eye, in_eye)
+        real = np.ones(n_eyes, dtype=np.bool_)  # touching only shut-in stones and the edge
+        size = np.zeros(n_eyes, dtype=np.int32)
+        area_of = np.zeros(n_eyes, dtype=np.int32)
+        for p in range(padded.size):
+            e = eyes[p]
+            if e >= 0:
+                size[e] += 1
+                area_of[e] = areas[p]
+                for d in (-stride, -1, 1, stride):
+                    q = p + d
+                    if eyes[q] != e and padded[q] != WALL and not shut_in[q]:
+                        real[e] = False
+        real_eyes = np.zeros(n_areas, dtype=np.int32)
+        for e in range(n_eyes):
+            if real[e]:
+                real_eyes[area_of[e]] += 1
+                if size[e] > LARGEST_SMALL_EYE:
+                    stands_back[area_of[e]] = True
+        for p in range(padded.size):
+            a = areas[p]
+            if a >= 0 and undecided[p] and holds_shut_in[a] and not stands_back[a] and real_eyes[a] < 2:
+                verdicts[p] = 1 if shut_in[p] else -1
     return verdicts
