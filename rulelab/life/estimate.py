@@ -61,7 +61,12 @@ estimate of a finished marked 2017 position from 1.81 to 1.49 ms in the mean and
 1.19 to 0.85 ms in the median. A fixed 0.25 after 16 playouts lost 3 of the 1,017
 held-out KGS2002 games: a large group looks clearly dead or alive after 16 playouts
 more often than it is, hence the wider first margin."""
-PROBE_PLAYOUTS = 16
+PROBE_PLAYOUTS = 12
+"""Playouts of the probe of a board that stopped early, and of its rough estimate. On
+the 2,982 19x19 boards of kgs-dev's first 3,000 resigned KGS games (seeds 0-2), the
+Chinese winner it estimates agrees with the resignation on 86.2% of games in the mean,
+against 86.6% with 16 and 85.8% with 8, at 84% of the time of 16 (8: 70%): resigned
+boards are most of a collection, and their estimate is a rough one whatever it costs."""
 FAR_FROM_SETTLED = 0.15
 """A record that stopped before both players passed (a resignation) and whose board
 still has open points (:func:`rulelab.life.settle.unsettled_points`, once the stones
