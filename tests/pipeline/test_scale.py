@@ -150,14 +150,14 @@ def test_unknown_engines_and_misplaced_schedulers_are_refused():
 
 @pytest.mark.pool
 def test_rerun_makes_parts_only_for_new_and_changed_files(tmp_path):
-    folder = write_collection(tmp_path / "games", 150)
+    folder = write_collection(tmp_path / "games", 400)
     run = tmp_path / "run"
     first = ingest([folder], run, jobs=1)
     assert first["units"]["reused"] == 0 and first["units"]["computed"] == first["units"]["units"] > 2
     before = part_files(run)
 
     (folder / "g0100.sgf").write_text(random_sgf(5000))
-    (folder / "g0150.sgf").write_text(random_sgf(5001))
+    (folder / "g0400.sgf").write_text(random_sgf(5001))
     again = ingest([folder], run, jobs=2, force=True)
 
     assert 1 <= again["units"]["computed"] <= 3
