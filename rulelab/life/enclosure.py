@@ -17,7 +17,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from rulelab.board import WALL, label_components, pad
+from rulelab.board import WALL, label_components, pad, unpad
 from rulelab.position import BLACK, EMPTY, WHITE
 
 UNDECIDED = (0.2, 0.8)
@@ -47,8 +47,7 @@ def enclosure_verdicts(board: np.ndarray, survival: np.ndarray, neutral: np.ndar
         (read on empty points only).
     """
     rows, cols = board.shape
-    verdicts = _verdicts(pad(board), cols + 2, _padded(survival), _padded(neutral))
-    return verdicts.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
+    return unpad(_verdicts(pad(board), cols + 2, _padded(survival), _padded(neutral)), rows, cols)
 
 
 def _padded(values: np.ndarray) -> np.ndarray:

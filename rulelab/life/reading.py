@@ -207,6 +207,7 @@ def read_enclosed(board: np.ndarray, worth_reading=None) -> Iterator[Reading]:
     rows, cols = board.shape
     stride = cols + 2
     padded = pad(board)
+
     def mask(points) -> np.ndarray:
         marked = np.zeros(padded.size, dtype=bool)
         marked[list(points)] = True
