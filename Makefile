@@ -8,7 +8,7 @@ CORPUS ?=
 JOBS ?= 2
 PLAYOUT ?= captured
 
-.PHONY: install katago test check analysis bench clean
+.PHONY: install katago gnugo test check analysis bench clean
 
 install: $(STAMP)
 
@@ -26,7 +26,14 @@ $(STAMP): pyproject.toml
 katago: $(STAMP)
 	$(PY) rulelab/life/katago_setup.py
 
-test: $(STAMP)
+# GNU Go for `--life gnugo` and `--second-opinion gnugo` (Debian's package); `make test`
+# and `make bench` try it and carry on without it.
+gnugo:
+	@command -v gnugo >/dev/null || [ -x /usr/games/gnugo ] || \
+		{ apt-get update -qq && apt-get install -y -qq gnugo; } || \
+		echo "==> GNU Go could not be installed (apt-get install gnugo); its tests and figure skip"
+
+test: $(STAMP) gnugo
 	@echo "==> running the test suite (about 5 minutes)"
 	$(PY) rulelab/life/katago_setup.py --optional
 	$(PY) -m pytest -q
@@ -49,7 +56,7 @@ analysis: $(STAMP)
 	echo "==> building the report in reports/" && \
 	$(VENV)/bin/rulelab report cache/run reports
 
-bench: $(STAMP)
+bench: $(STAMP) gnugo
 	$(PY) -m bench.run
 
 clean:
