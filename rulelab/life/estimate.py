@@ -263,7 +263,7 @@ def _estimate_in_place(board: np.ndarray, to_move: int, n_playouts: int, seed: i
         def overrulable(group: np.ndarray, walls: np.ndarray) -> bool:
             return not ((survival[walls] < SAFE_WALL).any() or (proven & group).any())
 
-        for reading in read_enclosed(board, overrulable):
+        for reading in read_enclosed(board, overrulable, survival, seki_share):
             dead[reading.stones] = reading.dead
             survival[reading.stones] = 0.0 if reading.dead else 1.0
             if reading.dead:

@@ -13,6 +13,14 @@ may be given up, and its point is then played on like the rest). The search lets
 attacker move first and applies the 1989 ko rule (the first
 side to take a ko keeps it), then asks again with the defender free to retake every
 ko, to tell a kill that needs a ko from an unconditional one.
+
+A false seki is read too: a group sharing its eye space with attacker stones, which the
+playouts leave in seki, but which also has a few liberties outside, in the attacker's
+own area. Random play rarely fills those before the shared ones, yet once they are
+filled the attacker kills, as in three stones in the corner with two shared liberties
+(a bent four in the corner). Both sides play on those liberties too, neither beyond
+them, so the search only ever takes such a group's death: its life would need the
+defender's moves elsewhere.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from typing import Iterator
 
 import numba
 import numpy as np
+from scipy import ndimage
 
 from rulelab.board import LEGAL, NO_POINT, SUICIDE_NONE, legality, pad, play
 from rulelab.life.regions import label_areas, label_strings
@@ -29,6 +38,24 @@ from rulelab.position import BLACK, EMPTY, WHITE
 
 MAX_EYE_SPACE = 6
 """Largest eye space read exactly (its points, empty or occupied by the attacker)."""
+MAX_OUTSIDE = 3
+"""Most liberties a possible false seki's group may have outside its eye space."""
+MAX_READ_POINTS = 8
+"""Most points of the eye space and outside liberties together in one search."""
+MAX_OUTSIDE_AREA = 20
+"""Largest empty area the outside liberties may lie in: a wider one may give the
+defender room to live."""
+CONTESTED = 0.25
+"""Share of playouts in seki that makes a point worth reading as a possible false seki."""
+DOOMED = 0.1
+"""Survival below which a stone is no obstacle to the attacker's filling."""
+MAX_STATES = 20_000
+"""Positions one search may remember before it gives up and leaves the group to the
+playouts: a few groups whose captures reopen points would take minutes."""
+
+
+class _GaveUp(Exception):
+    """The search met :data:`MAX_STATES` positions without a verdict."""
 
 
 @dataclass(frozen=True)
@@ -46,53 +73,100 @@ class EnclosedGroup:
     body: tuple[int, ...]
     """The defender's largest string: the group dies when it is captured (a smaller
     string around the eye space may be given up to make the eyes)."""
+    outside: tuple[int, ...] = ()
+    """The defender's liberties outside the eye space, in the attacker's own area: both
+    sides may play on them, neither beyond them."""
 
 
 @numba.njit(cache=True)
-def _shut_in_areas(padded, stride, colour):
-    """Labels of ``colour``'s strings and areas, and which areas shut a group in.
+def _shut_in_areas(padded, stride, colour, contested):
+    """Labels of ``colour``'s strings and areas, which areas shut a group in, and which
+    others may hold a false seki.
 
-    An area qualifies when it is small and every ``colour`` string touching it has
-    all its liberties inside it.
+    An area shuts a group in when it is small and every ``colour`` string touching it
+    has all its liberties inside it; a small area that does not, holds opponent stones
+    and a ``contested`` point (one the playouts leave in seki), and whose strings have
+    few liberties, may be a false seki: one the attacker breaks by filling the outside
+    liberties.
     """
     strings, n_strings = label_strings(padded, stride, colour)
     areas, n_areas = label_areas(padded, stride, colour)
     liberty_area = np.full(n_strings, -1, dtype=np.int32)
+    liberties = np.zeros(n_strings, dtype=np.int32)
+    counted_at = np.full(n_strings, -1, dtype=np.int64)
     for p in range(padded.size):
         if padded[p] == EMPTY:
             for d in (-stride, -1, 1, stride):
                 s = strings[p + d]
+                if s >= 0 and counted_at[s] != p:
+                    counted_at[s] = p
+                    liberties[s] += 1
                 if s >= 0 and liberty_area[s] != areas[p]:
                     liberty_area[s] = areas[p] if liberty_area[s] == -1 else -2
     size = np.zeros(n_areas, dtype=np.int32)
     shut = np.ones(n_areas, dtype=np.bool_)
+    seki_like = np.zeros(n_areas, dtype=np.bool_)
+    most_liberties = np.zeros(n_areas, dtype=np.int32)
     for p in range(padded.size):
         a = areas[p]
         if a >= 0:
             size[a] += 1
+            seki_like[a] |= padded[p] == 3 - colour and contested[p]
             for d in (-stride, -1, 1, stride):
                 s = strings[p + d]
                 if s >= 0 and liberty_area[s] != a:
                     shut[a] = False
-    return strings, areas, shut & (size <= MAX_EYE_SPACE)
+                if s >= 0 and liberties[s] > most_liberties[a]:
+                    most_liberties[a] = liberties[s]
+    small = size <= MAX_EYE_SPACE
+    return strings, areas, shut & small, ~shut & small & seki_like & (most_liberties <= size + MAX_OUTSIDE)
 
 
-def enclosed_groups(padded: np.ndarray, stride: int) -> list[EnclosedGroup]:
-    """Every group shut in around one eye space of at most :data:`MAX_EYE_SPACE` points."""
+def enclosed_groups(padded: np.ndarray, stride: int, contested=None, fillable=None) -> list[EnclosedGroup]:
+    """Every group shut in around one eye space of at most :data:`MAX_EYE_SPACE` points,
+    and, given ``contested`` (padded bool: points the playouts leave in seki) and
+    ``fillable(outside, stones)`` (padded indices: can the attacker fill these?), the
+    possible false seki with up to :data:`MAX_OUTSIDE` liberties outside it."""
     groups = []
     offsets = np.array([-stride, -1, 1, stride])
+    if contested is None:
+        contested = np.zeros(padded.size, dtype=bool)
     for colour in (BLACK, WHITE):
-        strings, areas, shut = _shut_in_areas(padded, stride, colour)
-        for area in np.flatnonzero(shut):
+        strings, areas, shut, seki_like = _shut_in_areas(padded, stride, colour, contested)
+        for area in np.flatnonzero(shut | seki_like):
             space = np.flatnonzero(areas == area)
             around = np.unique(strings[(space[:, None] + offsets).ravel()])
             stones = np.flatnonzero(np.isin(strings, around[around >= 0]))
             neighbours = (stones[:, None] + offsets).ravel()
+            outside = ()
+            if not shut[area]:
+                liberties = np.unique(neighbours[padded[neighbours] == EMPTY])
+                outside = tuple(liberties[~np.isin(liberties, space)].tolist())
+                if (len(outside) > MAX_OUTSIDE or len(space) + len(outside) > MAX_READ_POINTS
+                        or not fillable(outside, stones)):
+                    continue
             walls = np.unique(neighbours[(padded[neighbours] == 3 - colour) & ~np.isin(neighbours, space)])
+            if outside and not _walls_hold(padded, stride, colour, walls, space.tolist() + list(outside), outside):
+                continue
             body = np.flatnonzero(strings == np.bincount(strings[stones]).argmax())
             groups.append(EnclosedGroup(colour, tuple(space.tolist()), tuple(stones.tolist()),
-                                        tuple(walls.tolist()), tuple(body.tolist())))
+                                        tuple(walls.tolist()), tuple(body.tolist()), outside))
     return groups
+
+
+def _walls_hold(padded, stride, colour, walls, read, outside) -> bool:
+    """Every attacker string of ``walls`` keeps more liberties off the ``read`` points
+    than the defender has ``outside``: the attacker fills those before the defender, who
+    moves only on the read points, could have taken the wall in a race."""
+    strings, _ = label_strings(padded, stride, 3 - colour)
+    offsets = np.array([-stride, -1, 1, stride])
+    for label in np.unique(strings[list(walls)]):
+        members = np.flatnonzero(strings == label)
+        liberties = np.unique((members[:, None] + offsets).ravel())
+        liberties = liberties[(padded[liberties] == EMPTY) & ~np.isin(liberties, read)]
+        if len(liberties) <= len(outside):
+            return False
+    return True
 
 
 class _Search:
@@ -103,11 +177,12 @@ class _Search:
         self.stride = stride
         self.defender = group.colour
         self.space = group.space
+        self.outside = group.outside
         self.others = tuple(sorted(set(group.stones) - set(group.body)))
         self.targets = group.body
         self.defender_retakes_ko = defender_retakes_ko
         self.scratch = np.empty(padded.size, dtype=np.int32)
-        self.depth_limit = 2 * len(group.space) + 8
+        self.depth_limit = 2 * (len(group.space) + len(group.outside)) + 8
         self.memo: dict = {}
 
     def attacker_wins(self, board: np.ndarray, colour: int, passes: int, ko: int, ko_holder: int,
@@ -123,11 +198,13 @@ class _Search:
         key = (board.tobytes(), colour, passes, ko, ko_holder)
         if key in self.memo:
             return self.memo[key]
+        if len(self.memo) >= MAX_STATES:
+            raise _GaveUp
         attacker = colour != self.defender
         self.memo[key] = False  # a cycle back to this state never captures anything
         outcome = not attacker
         taken = tuple(q for q in self.others if board[q] == EMPTY)
-        for p in self.space + taken + (NO_POINT,):
+        for p in self.space + taken + self.outside + (NO_POINT,):
             result = self._after(board, colour, p, passes, ko, ko_holder, depth)
             if result is None:
                 continue
@@ -159,8 +236,9 @@ class _Search:
 
 
 def attacker_kills(padded: np.ndarray, stride: int, group: EnclosedGroup, *,
-                   defender_retakes_ko: bool = False) -> bool:
-    """Whether the attacker, moving first, captures the largest string of ``group``.
+                   defender_retakes_ko: bool = False) -> bool | None:
+    """Whether the attacker, moving first, captures the largest string of ``group``;
+    None when the search gives up (:data:`MAX_STATES`).
 
     Parameters
     ----------
@@ -175,7 +253,10 @@ def attacker_kills(padded: np.ndarray, stride: int, group: EnclosedGroup, *,
         takes it first, as in the Japanese 1989 confirmation of life and death.
     """
     search = _Search(padded, stride, group, defender_retakes_ko)
-    return search.attacker_wins(padded.copy(), 3 - group.colour, 0, NO_POINT, EMPTY, 0)
+    try:
+        return search.attacker_wins(padded.copy(), 3 - group.colour, 0, NO_POINT, EMPTY, 0)
+    except _GaveUp:
+        return None
 
 
 @dataclass(frozen=True)
@@ -199,11 +280,18 @@ class Reading:
         return bool(self.space[0, 0] or self.space[0, -1] or self.space[-1, 0] or self.space[-1, -1])
 
 
-def read_enclosed(board: np.ndarray, worth_reading=None) -> Iterator[Reading]:
+def read_enclosed(board: np.ndarray, worth_reading=None, survival=None,
+                  seki_share=None) -> Iterator[Reading]:
     """Read the enclosed groups of a ``(rows, cols)`` board exactly, one at a time: every
     one, or those for which ``worth_reading(stones, walls)`` (two masks) is true when
     their turn comes, since a search costs milliseconds and a caller may have no use for
-    its verdict."""
+    its verdict.
+
+    Given the playouts' ``survival`` and ``seki_share``, a seki they see is read too
+    when its group has a few liberties outside the eye space in empty areas that only
+    the attacker, the group and doomed stones (:data:`DOOMED`) border: the attacker may
+    fill those, and a kill found so is taken (a life found so is not: the defender's
+    moves off the read points are not searched)."""
     rows, cols = board.shape
     stride = cols + 2
     padded = pad(board)
@@ -213,10 +301,26 @@ def read_enclosed(board: np.ndarray, worth_reading=None) -> Iterator[Reading]:
         marked[list(points)] = True
         return marked.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
 
-    for group in enclosed_groups(padded, stride):
+    contested = fillable = None
+    if seki_share is not None and (seki_share >= CONTESTED).any():
+        contested = pad((seki_share >= CONTESTED).astype(np.int8)).astype(bool)
+        doomed = survival < DOOMED
+
+        def fillable(outside, stones) -> bool:
+            empties, _ = ndimage.label(board == EMPTY)
+            group = mask(stones)
+            colour = board[group][0]
+            region = np.isin(empties, empties[mask(outside)])
+            border = ndimage.binary_dilation(region) & ~region & ~doomed
+            return (region.sum() <= MAX_OUTSIDE_AREA and (border & (board == 3 - colour)).any()
+                    and not (border & (board == colour) & ~group).any())
+
+    for group in enclosed_groups(padded, stride, contested, fillable):
         stones, space, walls = mask(group.stones), mask(group.space), mask(group.walls)
         if worth_reading is not None and not worth_reading(stones, walls):
             continue
         dead = attacker_kills(padded, stride, group)
-        needs_ko = dead and not attacker_kills(padded, stride, group, defender_retakes_ko=True)
+        if dead is None or (group.outside and not dead):
+            continue
+        needs_ko = dead and attacker_kills(padded, stride, group, defender_retakes_ko=True) is False
         yield Reading(stones, space, walls, dead=dead, needs_ko=needs_ko)

@@ -119,6 +119,15 @@ def test_bent_four_in_the_corner_is_dead_and_flagged():
     assert not classify_points(position, life).seki.any()
 
 
+def test_a_false_seki_in_the_corner_dies_once_its_outside_liberties_are_filled():
+    position = finished(LIFE["false_seki_in_the_corner"].diagram)
+    life = decide_life(position)
+    corner_black = position.board == BLACK
+    corner_black[3:] = False
+    np.testing.assert_array_equal(life.dead, corner_black)
+    assert life.flags == (BENT_FOUR,)
+
+
 def test_bent_four_needs_the_ko_but_straight_three_does_not():
     bent_four = board_from_diagram(LIFE["bent_four_in_the_corner"].diagram)
     (reading,) = [r for r in read_enclosed(bent_four) if r.stones[1, 1]]
@@ -131,6 +140,12 @@ def test_bent_four_needs_the_ko_but_straight_three_does_not():
     """)
     (reading,) = read_enclosed(straight_three)
     assert reading.dead and not reading.needs_ko
+
+
+def test_a_search_that_meets_too_many_positions_gives_up(monkeypatch):
+    board = board_from_diagram(LIFE["bent_four_in_the_corner"].diagram)
+    monkeypatch.setattr(rulelab.life.reading, "MAX_STATES", 3)
+    assert not [r for r in read_enclosed(board) if r.stones[1, 1]]
 
 
 def test_a_corner_group_lives_though_a_stone_beside_its_eye_space_can_be_taken():
