@@ -85,28 +85,21 @@ def _shut_in_areas(padded, stride, colour, contested):
 
     An area shuts a group in when it is small and every ``colour`` string touching it
     has all its liberties inside it; a small area that does not, holds opponent stones
-    and a ``contested`` point (one the playouts leave in seki), and whose strings have
-    few liberties, may be a false seki: one the attacker breaks by filling the outside
-    liberties.
+    and a ``contested`` point (one the playouts leave in seki) may be a false seki: one
+    the attacker breaks by filling the outside liberties.
     """
     strings, n_strings = label_strings(padded, stride, colour)
     areas, n_areas = label_areas(padded, stride, colour)
     liberty_area = np.full(n_strings, -1, dtype=np.int32)
-    liberties = np.zeros(n_strings, dtype=np.int32)
-    counted_at = np.full(n_strings, -1, dtype=np.int64)
     for p in range(padded.size):
         if padded[p] == EMPTY:
             for d in (-stride, -1, 1, stride):
                 s = strings[p + d]
-                if s >= 0 and counted_at[s] != p:
-                    counted_at[s] = p
-                    liberties[s] += 1
                 if s >= 0 and liberty_area[s] != areas[p]:
                     liberty_area[s] = areas[p] if liberty_area[s] == -1 else -2
     size = np.zeros(n_areas, dtype=np.int32)
     shut = np.ones(n_areas, dtype=np.bool_)
     seki_like = np.zeros(n_areas, dtype=np.bool_)
-    most_liberties = np.zeros(n_areas, dtype=np.int32)
     for p in range(padded.size):
         a = areas[p]
         if a >= 0:
@@ -116,10 +109,8 @@ def _shut_in_areas(padded, stride, colour, contested):
                 s = strings[p + d]
                 if s >= 0 and liberty_area[s] != a:
                     shut[a] = False
-                if s >= 0 and liberties[s] > most_liberties[a]:
-                    most_liberties[a] = liberties[s]
     small = size <= MAX_EYE_SPACE
-    return strings, areas, shut & small, ~shut & small & seki_like & (most_liberties <= size + MAX_OUTSIDE)
+    return strings, areas, shut & small, ~shut & small & seki_like
 
 
 def enclosed_groups(padded: np.ndarray, stride: int, contested=None, fillable=None) -> list[EnclosedGroup]:
@@ -305,9 +296,9 @@ def read_enclosed(board: np.ndarray, worth_reading=None, survival=None,
     if seki_share is not None and (seki_share >= CONTESTED).any():
         contested = pad((seki_share >= CONTESTED).astype(np.int8)).astype(bool)
         doomed = survival < DOOMED
+        empties, _ = ndimage.label(board == EMPTY)
 
         def fillable(outside, stones) -> bool:
-            empties, _ = ndimage.label(board == EMPTY)
             group = mask(stones)
             colour = board[group][0]
             region = np.isin(empties, empties[mask(outside)])
