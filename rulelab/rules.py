@@ -79,6 +79,10 @@ class Ruleset:
     nobody (Ing: "with one shared point nobody gets it")."""
     refuse_owed: bool = False
     """Territory scoring refuses points owed to protective moves (J1989 Art. 9)."""
+    handicap_komi: float = 0.0
+    """Komi of a handicap game (two stones or more), in points: what players of this
+    ruleset give in such a game instead of :attr:`komi` (:data:`HANDICAP_CONVENTIONS`
+    says where each preset's value comes from)."""
     dame_policy: str = "none"
     """How area scoring counts open dame: 'none', for nobody; 'alternate', filled
     alternately starting with the player to move. No rules text says; it is how a
@@ -102,6 +106,8 @@ class Ruleset:
                     f"got {getattr(self, flag)!r}"
                 )
         object.__setattr__(self, "komi", check_komi(self.komi, f"of ruleset {self.name!r}"))
+        object.__setattr__(self, "handicap_komi",
+                           check_komi(self.handicap_komi, f"of handicap games of ruleset {self.name!r}"))
 
     def with_komi(self, komi: float) -> "Ruleset":
         """The same ruleset with another komi, for komi sweeps.
@@ -117,6 +123,19 @@ class Ruleset:
         5.5
         """
         return replace(self, komi=komi)
+
+    def for_game(self, handicap: int) -> "Ruleset":
+        """The ruleset as it is played in a game of ``handicap`` stones: at its handicap
+        komi from two stones on, at its even komi otherwise.
+
+        Examples
+        --------
+        >>> get_ruleset("chinese").for_game(3).komi, get_ruleset("aga").for_game(3).komi
+        (0.0, 0.5)
+        >>> get_ruleset("chinese").for_game(0).komi
+        7.5
+        """
+        return self.with_komi(self.handicap_komi) if handicap >= 2 else self
 
     def white_handicap_bonus(self, handicap: int) -> int:
         """Points White receives for ``handicap`` stones under this ruleset."""
@@ -161,7 +180,8 @@ def _preset(name: str, scoring: str, komi: float, **settings) -> Ruleset:
 
 PRESETS: Mapping[str, Ruleset] = MappingProxyType(
     {
-        # Chinese 2002: area, counted in zi, komi 3¾ zi, White gets N for N handicap stones.
+        # Chinese 2002: area, counted in zi, komi 3¾ zi; in a handicap game no komi and
+        # White gets N for N handicap stones.
         "chinese": _preset(
             "chinese", "area", 7.5, handicap_bonus="N", ko="positional", shared_points="split"
         ),
@@ -186,7 +206,8 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             shared_points="pairs",
         ),
         "aga": _preset(
-            "aga", "area", 7.5, handicap_bonus="N-1", ko="situational", pass_stones=True
+            "aga", "area", 7.5, handicap_bonus="N-1", ko="situational", pass_stones=True,
+            handicap_komi=0.5,
         ),
         "nz": _preset("nz", "area", 7.0, suicide="any", ko="situational"),
         "tromp-taylor": _preset(
@@ -197,6 +218,28 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
     }
 )
 """The named rulesets, by the names the metadata layer records."""
+
+HANDICAP_CONVENTIONS: Mapping[str, str] = MappingProxyType(
+    {
+        "chinese": "Black gives back half the number of handicap stones in zi and no komi "
+                   "(essay on Chinese counting: 让子棋…计算时黑棋只贴还让子数目的一半; with three "
+                   "stones 182 zi is a draw)",
+        "chinese-1988": "as chinese: half the handicap in zi, no komi (essay on Chinese counting)",
+        "japanese": "no komi and no compensation: J1989 sets no komi (komi comes from tournament "
+                    "regulations), and handicap games are played without it",
+        "korean": "as japanese: no komi, no compensation",
+        "ing": "no komi: the SST players' notes give 8 points to White in even games drawn by lot "
+               "(猜先对局, note 8) only; compensation disputed, none by default",
+        "aga": "komi 0.5 and N − 1 points to White (AGA rules, handicap games)",
+        "nz": "no komi and no compensation: White passes the first N − 1 moves instead (NZ rules: "
+              "'In a handicap game … There is no komi')",
+        "tromp-taylor": "the rules say nothing of handicap; as the NZ rules they derive from: no "
+                        "komi, no compensation",
+        "stone-scoring": "no komi, no compensation: the ancient game had neither",
+    }
+)
+"""Where each preset's handicap-game komi (:attr:`Ruleset.handicap_komi`) and compensation
+(:attr:`Ruleset.handicap_bonus`) come from."""
 
 PLAYOUT_MODELS = ("captured", "as-is")
 """How rules without an agreement phase (``Ruleset.agreement`` False) are scored on a

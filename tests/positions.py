@@ -8,7 +8,9 @@ comment lines (``#``, the position's story and hand count), setting lines
 - ``position``: facts of :meth:`rulelab.position.Position.from_diagram`, as
   ``name=value`` words (``handicap=2 captured_white=1 to_move=W``);
 - ``life``: the method of the verdict built from the diagram (``markup`` when absent);
-- ``margin_before_komi``: ``preset value`` pairs, comma-separated, one per preset.
+- ``margin_before_komi``: ``preset value`` pairs, comma-separated, one per preset;
+- ``result``: ``preset result`` pairs (``B+0.5``, ``draw``), the verdict of each preset at
+  the komi it gives this game (:meth:`rulelab.rules.Ruleset.for_game`).
 """
 
 from __future__ import annotations
@@ -55,6 +57,11 @@ class Named:
         """``margin_before_komi`` per preset name."""
         pairs = (item.split() for item in self.settings["margin_before_komi"].split(","))
         return {name: float(value) for name, value in pairs}
+
+    def results(self) -> dict[str, str]:
+        """``result`` per preset name (empty when the file states none)."""
+        pairs = (item.split() for item in self.settings.get("result", "").split(",") if item.strip())
+        return {name: value for name, value in pairs}
 
     def _lines(self) -> list[str]:
         return [line for line in self.diagram.splitlines() if line.strip()]

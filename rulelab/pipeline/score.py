@@ -137,7 +137,9 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
     for row, verdict in zip(rows, verdicts):
         record = record_ruleset(row, assume_rules, playout)
         illegal = bool(row["illegal_move_count"])
-        counted = [with_source_dame(r, row["source"]) for r in rulesets]  # the dame as its source leaves them
+        # each ruleset as it is played in this game (its handicap komi), counting open dame
+        # as the record's source leaves them
+        counted = [with_source_dame(r, row["source"]).for_game(row["handicap"] or 0) for r in rulesets]
         try:
             position = position_from_row(row)
             verdict = verdict or decide_life(position, life, rng_seed=seed)
@@ -147,7 +149,7 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
             lives.append(life_row(row["game_id"], verdict, classes))
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
-            scored = failed_scores(rulesets, record, error, komi)
+            scored = failed_scores(counted, record, error, komi)
         for entry in scored:
             # A record with illegal moves did not reach its end by the rules, however it stopped.
             entry["finished"] = entry.get("finished") and not illegal
@@ -249,7 +251,8 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     ``out/life.parquet``.
 
     Every ok game is scored under each ruleset (every preset by default) at its
-    standard komi, with ``komi`` also at that komi (``komi_source='user'``), and under
+    standard komi — the komi of an even game, or the ruleset's handicap komi in a game of two
+    handicap stones or more (:meth:`rulelab.rules.Ruleset.for_game`) — with ``komi`` also at that komi (``komi_source='user'``), and under
     the record's own rules at the record's own komi (``komi_source='record'``);
     ``assume_rules`` names the rules of records that name none and whose server is not
     known to imply any. The rows of a record read twice are marked as in the games

@@ -316,3 +316,21 @@ def test_a_seed_the_playouts_cannot_take_is_refused_at_the_door(tmp_path):
     with pytest.raises(LifeError, match="non-negative integer"):
         score([tmp_path / "missing"], tmp_path / "run", seed=-1)
     assert not (tmp_path / "run").exists()
+
+
+def test_handicap_games_are_scored_at_each_rulesets_handicap_komi(tmp_path):
+    """WALLS as a two-stone game: the standard rows use each preset's handicap komi
+    (Chinese none, AGA 0.5); the user komi and the record's own komi are kept as given."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "h2.sgf").write_text("(;GM[1]FF[4]SZ[5]HA[2]RU[Chinese]KM[0.5]RE[W+7.5]AB[ba][bb]"
+                                   ";W[ca];B[bc];W[cb];B[bd];W[cc];B[be];W[cd];B[];W[ce];B[];W[])")
+    score([folder], tmp_path / "run", jobs=1, komi=5.5, rules=["chinese", "aga", "japanese"])
+    assert pd.read_parquet(tmp_path / "run" / "games.parquet").handicap.tolist() == [2]
+    rows = read_scores(tmp_path / "run").set_index(["ruleset", "komi_source"])
+    assert rows.loc[("chinese", "standard"), "komi"] == 0.0
+    assert rows.loc[("aga", "standard"), "komi"] == 0.5
+    assert rows.loc[("japanese", "standard"), "komi"] == 0.0
+    assert set(rows.xs("user", level="komi_source").komi) == {5.5}
+    assert rows.loc[("chinese", "record"), "komi"] == 0.5
+    assert rows.loc[("chinese", "standard"), "margin"] == -7.0  # area 10 − 15, White +2

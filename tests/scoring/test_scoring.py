@@ -23,7 +23,7 @@ from rulelab.errors import GameError, RulesError
 from rulelab.gamegen import random_legal_game
 from rulelab.position import BLACK, EMPTY, WHITE, Life, Position, board_to_diagram
 from rulelab.read.replay import replay
-from rulelab.rules import PRESETS, get_ruleset
+from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS, get_ruleset
 from positions import Named, named_positions
 from rulelab.scoring import (
     OPEN_DAME,
@@ -87,6 +87,22 @@ def test_margin_under_every_preset(name, ruleset):
     assert b.margin_before_komi == expected
     assert b.margin == expected - PRESETS[ruleset].komi
     assert b.winner == expected_winner(b.margin, ruleset)
+
+
+RESULTS = [(name, ruleset, result) for name, named in NAMED.items()
+           for ruleset, result in named.results().items()]
+
+
+@pytest.mark.parametrize("name, ruleset, result", RESULTS)
+def test_result_at_the_komi_each_preset_gives_the_game(name, ruleset, result):
+    position, life = DIAGRAMS[name]
+    b = score_position(position, life, get_ruleset(ruleset).for_game(position.handicap))
+    assert (b.winner if b.winner == "draw" else f"{b.winner}+{abs(b.margin):g}") == result
+
+
+def test_every_preset_states_its_handicap_convention():
+    assert sorted(HANDICAP_CONVENTIONS) == sorted(PRESETS)
+    assert {name for name, _, _ in RESULTS} and sorted({r for _, r, _ in RESULTS}) == sorted(PRESETS)
 
 
 @pytest.mark.parametrize("name", DIAGRAMS)
