@@ -7,7 +7,7 @@ The functions take and return DataFrames; figures and the report live in
 """
 
 from rulelab.analysis import accessor  # noqa: F401  (registers df.go)
-from rulelab.analysis.attribution import CAUSES, attribute, cause_summary, clearest_examples, ledger
+from rulelab.analysis.attribution import CAUSES, PARTS, attribute, cause_summary, clearest_examples, ledger
 from rulelab.analysis.divergence import any_disagreement, disagreement_matrix, matrix_wide, winners
 from rulelab.analysis.komi import fair_komi, margin_distribution, record_agreement, rekomi_flips, win_rate_curve
 from rulelab.analysis.outcomes import komi_outcomes
@@ -15,8 +15,10 @@ from rulelab.analysis.published import PUBLISHED, compare_published
 from rulelab.analysis.stats import fit_logistic, wilson_interval
 from rulelab.analysis.strata import STRATA, game_strata
 from rulelab.analysis.inputs import Run, read_run
+from rulelab.analysis.selection import komi_population, record_gaps
 
-__all__ = ["CAUSES", "PUBLISHED", "STRATA", "Run", "any_disagreement", "attribute", "cause_summary",
-           "clearest_examples", "compare_published", "disagreement_matrix", "fair_komi", "fit_logistic",
-           "game_strata", "komi_outcomes", "ledger", "margin_distribution", "matrix_wide", "read_run",
-           "record_agreement", "rekomi_flips", "wilson_interval", "win_rate_curve", "winners"]
+__all__ = ["CAUSES", "PARTS", "PUBLISHED", "STRATA", "Run", "any_disagreement", "attribute",
+           "cause_summary", "clearest_examples", "compare_published", "disagreement_matrix", "fair_komi",
+           "fit_logistic", "game_strata", "komi_outcomes", "komi_population", "ledger",
+           "margin_distribution", "matrix_wide", "read_run", "record_agreement", "record_gaps",
+           "rekomi_flips", "wilson_interval", "win_rate_curve", "winners"]

@@ -4,9 +4,10 @@ A thin door to the plain functions: it checks which table it was called on and
 passes the frame along, so ``scores.go.divergence(games)`` is
 ``disagreement_matrix(scores, games)``. Every method returns a new DataFrame.
 
-Two things it adds: the rows of a record read twice (``duplicate_of`` set) are left
-out, so no game counts twice (call the plain functions to keep them); and a result
-that comes back empty says why — a missing ``games`` table raises with the call that
+What it adds: the rows of a record read twice (``duplicate_of`` set) are left out, so no
+game counts twice (call the plain functions to keep them); the komi analyses run on the
+games the report fits komi to (:meth:`GoAccessor.komi_games`), so ``scores.go.fair_komi(games,
+"chinese")`` is the report's figure; and a result that comes back empty says why — a missing ``games`` table raises with the call that
 fixes it, any other empty result carries its reason in ``attrs["reason"]`` and a warning.
 """
 
@@ -18,6 +19,7 @@ import pandas as pd
 
 from rulelab.analysis import attribution, divergence, komi
 from rulelab.analysis.outcomes import komi_outcomes
+from rulelab.analysis.selection import collection_board, komi_population, outliers
 from rulelab.analysis.verdict import stored_verdict
 from rulelab.errors import InputError
 
@@ -107,21 +109,36 @@ class GoAccessor:
             return komi_outcomes(games, self._frame, ruleset, **options)
         return komi_outcomes(self._table("games"), **options)
 
+    def komi_games(self, games: pd.DataFrame | None = None, ruleset: str | None = None) -> pd.DataFrame:
+        """The outcomes komi is fitted to, as the report selects them
+        (:func:`~rulelab.analysis.selection.komi_population`): even games on the collection's
+        main board with a stated komi, less rulelab's counts that miss their record by more
+        than 10 points. ``attrs["dropped"]`` says how many games each rule left out."""
+        outcomes = self.outcomes(games, ruleset)
+        if self._is_scores():
+            return komi_population(outcomes, outliers(self._table("scores"), _originals(games)),
+                                   collection_board(games))
+        return komi_population(outcomes, None, collection_board(self._frame))
+
     def komi_curve(self, games: pd.DataFrame | None = None, ruleset: str | None = None,
                    komi_grid=komi.DEFAULT_KOMI_GRID, **options) -> pd.DataFrame:
-        """Black's win rate over a komi grid (:func:`~rulelab.analysis.komi.win_rate_curve`)."""
-        return komi.win_rate_curve(self.outcomes(games, ruleset), komi_grid, **options)
+        """Black's win rate over a komi grid (:func:`~rulelab.analysis.komi.win_rate_curve`) on
+        :meth:`komi_games`."""
+        return _selected(komi.win_rate_curve, self.komi_games(games, ruleset), komi_grid, **options)
 
     def fair_komi(self, games: pd.DataFrame | None = None, ruleset: str | None = None,
                   **options) -> pd.DataFrame:
-        """Fair komi with and without censored games (:func:`~rulelab.analysis.komi.fair_komi`)."""
-        return komi.fair_komi(self.outcomes(games, ruleset), **options)
+        """Fair komi with and without censored games (:func:`~rulelab.analysis.komi.fair_komi`)
+        on :meth:`komi_games`, the figure the report gives; ``adjust_for='rank_gap'`` fits it
+        at equal ranks with the rank gap as a covariate."""
+        return _selected(komi.fair_komi, self.komi_games(games, ruleset), **options)
 
     def rekomi(self, from_komi: float, to_komi: float, games: pd.DataFrame | None = None,
                ruleset: str | None = None, **options) -> pd.DataFrame:
-        """Results that flip between two komi (:func:`~rulelab.analysis.komi.rekomi_flips`)."""
-        outcomes = self.outcomes(games, ruleset)
-        flips = komi.rekomi_flips(outcomes, from_komi, to_komi, **options)
+        """Results of :meth:`komi_games` that flip between two komi
+        (:func:`~rulelab.analysis.komi.rekomi_flips`)."""
+        outcomes = self.komi_games(games, ruleset)
+        flips = _selected(komi.rekomi_flips, outcomes, from_komi, to_komi, **options)
         if flips.empty:
             played = ", ".join(f"{k:g}" for k in sorted(outcomes["komi"].dropna().unique())) or "none"
             return _empty_because(flips, f"no game was played at komi {from_komi:g} "
@@ -148,6 +165,13 @@ class GoAccessor:
     def margin_distribution(self, games: pd.DataFrame, ruleset: str) -> pd.DataFrame:
         """Counted games per margin (:func:`~rulelab.analysis.komi.margin_distribution`)."""
         return komi.margin_distribution(komi_outcomes(games, self._table("scores"), ruleset))
+
+
+def _selected(analysis, outcomes: pd.DataFrame, *args, **options) -> pd.DataFrame:
+    """``analysis`` of a selection, carrying what the selection left out in ``attrs``."""
+    result = analysis(outcomes, *args, **options)
+    result.attrs = dict(outcomes.attrs)
+    return result
 
 
 def _originals(frame: pd.DataFrame) -> pd.DataFrame:

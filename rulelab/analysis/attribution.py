@@ -41,18 +41,27 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rulelab.analysis.divergence import compared_rows, ruleset_order
+from rulelab.analysis.divergence import basis_label, compared_rows, ruleset_order
 from rulelab.analysis.inputs import require_columns
 
-CAUSES = ("komi", "handicap_bonus", "handicap_stones", "moves", "dame_filling", "seki_eyes",
-          "protective_moves", "dead_stones", "group_tax", "unexplained")
-"""The parts of a margin difference, in the order ties are broken when naming the main one."""
+CAUSES = ("komi", "handicap", "moves", "dame_filling", "seki_eyes", "protective_moves",
+          "dead_stones", "group_tax", "unexplained")
+"""The mechanisms a margin difference splits into, in the order ties are broken when naming
+the main one. Parts that offset by design are one mechanism, reported net: White's handicap
+compensation exists to give back the handicap stones area counting sees, so the two are
+``handicap``."""
+
+PARTS = tuple(f"part_{cause}" for cause in CAUSES)
+"""The attribution's columns, one per cause: points of ``margin_a − margin_b``."""
+
+MAIN_CAUSES = (*CAUSES, "tie_break", "combined")
+"""The values of ``main_cause``: a single part, the tie rule, or several parts together."""
 
 CAUSE_NOTES = {
-    "komi": "the rulesets' standard komi differ (6.5 territory, 7.5 area, 8 with Black winning "
-            "ties, 7 with draws)",
-    "handicap_bonus": "White receives N, N−1 or 0 points for N handicap stones",
-    "handicap_stones": "handicap stones are Black stones on the board under area scoring",
+    "komi": "the komi the two rulesets give this game differ (even games: 6.5 territory, 7.5 area, "
+            "8 with Black winning ties, 7 with draws; handicap games: each ruleset's handicap komi)",
+    "handicap": "handicap compensation and the handicap stones, net: White receives N, N−1 or 0 "
+                "points for N stones, and area counting sees the N stones on the board",
     "moves": "stones placed in play: who placed the last stone, and passes",
     "dame_filling": "dame filled by the dame policy before an area count",
     "seki_eyes": "eyes of groups in seki count under area scoring, not under territory scoring",
@@ -61,6 +70,8 @@ CAUSE_NOTES = {
                    "Japanese rules cannot remove dead stones inside seki)",
     "group_tax": "stone scoring takes two points per living group",
     "unexplained": "the breakdown columns do not account for it",
+    "tie_break": "equal margins, verdicts differ by the rulesets' rules for a margin of 0",
+    "combined": "no single part flips the verdict; the parts in combined_causes do together",
 }
 
 _COUNTS = ("area_margin", "territory_margin", "black_seki_points", "white_seki_points", "black_owed",
@@ -74,7 +85,8 @@ OPTIONAL_COLUMNS = ("pass_stones_black", "pass_stones_white", "black_dame_filled
 """Breakdown columns read when present (0 when absent)."""
 
 ATTRIBUTION_COLUMNS = ("komi_basis", "game_id", "ruleset_a", "ruleset_b", "winner_a", "winner_b", "margin_a",
-                       "margin_b", "difference", *CAUSES, "decided_by_tie_break", "main_cause")
+                       "margin_b", "difference", *PARTS, "decided_by_tie_break", "main_cause",
+                       "combined_causes")
 
 _LEDGER = ("komi", "handicap_bonus", "handicap_stones", "moves", "dame_filling", "seki_eyes",
            "protective_moves", "dead_in_seki", "board", "group_tax", "unexplained")
@@ -176,15 +188,17 @@ def _handicap_stones(scores: pd.DataFrame, games: pd.DataFrame | None) -> np.nda
 
 def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
               only_disagreeing: bool = True, finished_only: bool = True,
-              komi_basis: str = "standard") -> pd.DataFrame:
+              komi_basis: str = "standard", keep_outliers: bool = False) -> pd.DataFrame:
     """For each game and pair of rulesets, split the margin difference into its causes.
 
     Parameters
     ----------
     scores : pandas.DataFrame
-        The scores table; rows at each ruleset's standard komi are compared, or all at
+        The scores table; rows at the komi each ruleset gives the game are compared (its
+        even komi, or its handicap komi in a handicap game; the run's ``--komi`` when it
+        was given, basis ``'user'``), or all at
         :data:`~rulelab.analysis.divergence.COMMON_KOMI` (``komi_basis='common'``), where
-        the ``komi`` part is 0 and the counting rules alone remain.
+        the komi part is 0 and the counting rules alone remain.
     games : pandas.DataFrame, optional
         The games table: restricts to analysable games and separates handicap stones
         from the other stones placed.
@@ -194,16 +208,19 @@ def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
         Keep only settled positions (see :func:`~rulelab.analysis.divergence.standard_rows`).
     komi_basis : {'standard', 'common'}
         See :func:`~rulelab.analysis.divergence.disagreement_matrix`.
+    keep_outliers : bool
+        Keep the games whose count misses the record by more than 10 points.
 
     Returns
     -------
     pandas.DataFrame
-        ``komi_basis``, ``game_id``, ``ruleset_a``, ``ruleset_b`` (``a`` before ``b`` in
+        ``komi_basis`` (``'user'`` for a run's ``--komi`` rows), ``game_id``,
+        ``ruleset_a``, ``ruleset_b`` (``a`` before ``b`` in
         :func:`~rulelab.analysis.divergence.ruleset_order`), their winners and margins,
-        ``difference`` (``margin_a − margin_b``), one column per cause in
-        :data:`CAUSES` adding up to ``difference`` exactly, ``decided_by_tie_break`` (a
-        verdict on margin 0 went to Black by the tie-break rule; ``tie_break`` in the scores
-        table is the ruleset's rule itself) and ``main_cause``.
+        ``difference`` (``margin_a − margin_b``), one column per cause in :data:`PARTS`
+        adding up to ``difference`` exactly, ``decided_by_tie_break`` (a verdict on margin 0
+        went to Black by the tie-break rule; ``tie_break`` in the scores table is the
+        ruleset's rule itself), ``main_cause`` (:func:`main_cause`) and ``combined_causes``.
 
     Examples
     --------
@@ -217,15 +234,17 @@ def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
     ...     dict(row, ruleset="chinese", scoring="area", komi=7.5, margin=-0.5, winner="W"),
     ...     dict(row, ruleset="japanese", scoring="territory", komi=6.5, margin=0.5, winner="B")])
     >>> attribute(scores)[["ruleset_a", "ruleset_b", "winner_a", "winner_b", "difference",
-    ...                    "komi", "moves", "main_cause"]]
-      ruleset_a ruleset_b winner_a winner_b  difference  komi  moves main_cause
-    0   chinese  japanese        W        B        -1.0  -1.0    0.0       komi
+    ...                    "part_komi", "main_cause"]]
+      ruleset_a ruleset_b winner_a winner_b  difference  part_komi main_cause
+    0   chinese  japanese        W        B        -1.0       -1.0       komi
     """
-    rows = compared_rows(scores, games, finished_only=finished_only, komi_basis=komi_basis)
+    rows = compared_rows(scores, games, finished_only=finished_only, komi_basis=komi_basis,
+                         keep_outliers=keep_outliers)
     entries = ledger(rows, games)
-    entries[["winner", "margin", "dead"]] = pd.DataFrame({
+    entries[["winner", "margin", "dead", "tie_break"]] = pd.DataFrame({
         "winner": rows["winner"], "margin": pd.to_numeric(rows["margin"]).astype(float),
-        "dead": rows["dead_black"].astype(str) + "/" + rows["dead_white"].astype(str)})
+        "dead": rows["dead_black"].astype(str) + "/" + rows["dead_white"].astype(str),
+        "tie_break": rows["tie_break"] if "tie_break" in rows else "draw"})
     order = ruleset_order(rows)
     pairs = [_pair_parts(entries[entries["ruleset"] == a].merge(
                  entries[entries["ruleset"] == b], on="game_id", suffixes=("_a", "_b")), a, b)
@@ -233,13 +252,15 @@ def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
     if not pairs:
         return pd.DataFrame(columns=ATTRIBUTION_COLUMNS)
     result = pd.concat(pairs, ignore_index=True)
-    result.insert(0, "komi_basis", komi_basis)
+    result.insert(0, "komi_basis", basis_label(rows, komi_basis))
     if only_disagreeing:
         result = result[result["winner_a"] != result["winner_b"]]
     rank = {name: k for k, name in enumerate(order)}
     position = result.assign(rank_a=result["ruleset_a"].map(rank), rank_b=result["ruleset_b"].map(rank))
     position = position.sort_values(["game_id", "rank_a", "rank_b"], kind="stable")
-    return result.loc[position.index].reset_index(drop=True)
+    result = result.loc[position.index].reset_index(drop=True)
+    result.attrs = dict(rows.attrs)
+    return result
 
 
 def _pair_parts(both: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
@@ -247,6 +268,7 @@ def _pair_parts(both: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     parts = {c: both[f"{c}_a"] - both[f"{c}_b"] for c in _LEDGER}
     board = parts.pop("board")
     same_dead = (both["dead_a"] == both["dead_b"]).to_numpy()
+    parts["handicap"] = parts.pop("handicap_bonus") + parts.pop("handicap_stones")
     parts["dead_stones"] = parts.pop("dead_in_seki") + board.where(~same_dead, 0.0)
     parts["unexplained"] = parts["unexplained"] + board.where(same_dead, 0.0)
     out = pd.DataFrame({
@@ -254,38 +276,97 @@ def _pair_parts(both: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
         "winner_a": both["winner_a"], "winner_b": both["winner_b"],
         "margin_a": both["margin_a"], "margin_b": both["margin_b"],
         "difference": both["margin_a"] - both["margin_b"],
-        **{c: parts[c] for c in CAUSES},
+        **{f"part_{c}": parts[c] for c in CAUSES},
         "decided_by_tie_break": ((both["margin_a"] == 0) & both["winner_a"].eq("B"))
                      | ((both["margin_b"] == 0) & both["winner_b"].eq("B")),
     })
-    out["main_cause"] = main_cause(out)
+    out["main_cause"], out["combined_causes"] = main_cause(out, both["tie_break_b"])
     return out
 
 
-def main_cause(attribution: pd.DataFrame) -> pd.Series:
-    """The cause that moved the margin most in the direction of the difference.
-
-    A difference of zero between two different verdicts can only come from a
-    tie-break rule, and is named ``'tie_break'``; two equal verdicts on equal margins
-    have no cause (``None``).
+def winner_at(margin: np.ndarray, tie_break) -> np.ndarray:
+    """The verdict of each margin (Black − White, komi included) under its tie rule.
 
     Examples
     --------
-    >>> frame = pd.DataFrame({"difference": [-1.0, 0.0], "komi": [-1.0, 0.0],
-    ...     "moves": [1.0, 0.0], "seki_eyes": [-2.0, 0.0], "winner_a": ["W", "B"],
-    ...     "winner_b": ["B", "draw"]}).reindex(columns=["difference", "winner_a", "winner_b",
-    ...     *CAUSES], fill_value=0.0)
-    >>> main_cause(frame).tolist()
-    ['seki_eyes', 'tie_break']
+    >>> winner_at(np.array([0.5, 0.0, 0.0, -2.0]), np.array(["draw", "draw", "black", "black"])).tolist()
+    ['B', 'draw', 'B', 'W']
     """
-    values = attribution[list(CAUSES)].to_numpy(float)
-    sign = np.sign(attribution["difference"].to_numpy(float))[:, None]
-    aligned = np.where(np.sign(values) == sign, np.abs(values), 0.0)
-    names = np.array(CAUSES, dtype=object)[aligned.argmax(axis=1)]
-    moved = aligned.max(axis=1, initial=0.0) > 0
+    margin = np.asarray(margin, float)
+    black_ties = np.asarray(tie_break, dtype=object) == "black"
+    return np.select([margin > 0, margin < 0, black_ties], ["B", "W", "B"], "draw").astype(object)
+
+
+def main_cause(attribution: pd.DataFrame, tie_break_b=None) -> tuple[pd.Series, pd.Series]:
+    """The part whose removal makes the two rulesets name the same winner.
+
+    Taking a part away from ``margin_a`` leaves what ruleset a would give if that mechanism
+    alone were as in ruleset b; the main cause is the largest part after whose removal ruleset
+    b's verdict (under b's rule for a margin of 0, ``tie_break_b``, 'draw' when not given)
+    follows. Equal margins with different verdicts are ``'tie_break'``. Where no single
+    part flips the verdict the cause is ``'combined'``, and ``combined_causes`` lists the
+    largest parts in the direction of the difference that flip it together (``+``-joined).
+    Pairs that agree have no cause (None).
+
+    Returns
+    -------
+    (pandas.Series, pandas.Series)
+        ``main_cause`` and ``combined_causes`` (None unless ``'combined'``).
+
+    Examples
+    --------
+    Chinese W+0.5 against Japanese B+0.5: taking away the komi part or the seki eyes'
+    alone makes Chinese say B, and the larger (on a tie, the first in :data:`CAUSES`) is
+    named. The second game is a tie rule; the third needs two parts together.
+
+    >>> frame = pd.DataFrame({"difference": [-1.0, 0.0, -2.0], "margin_a": [-0.5, 0.0, -1.0],
+    ...     "part_komi": [-1.0, 0.0, -1.0], "part_moves": [1.0, 0.0, -1.0],
+    ...     "part_seki_eyes": [-1.0, 0.0, 0.0], "winner_a": ["W", "B", "W"],
+    ...     "winner_b": ["B", "draw", "B"]}).reindex(columns=["difference", "margin_a", "winner_a",
+    ...     "winner_b", *PARTS], fill_value=0.0)
+    >>> cause, combined = main_cause(frame)
+    >>> cause.tolist(), combined.tolist()
+    (['komi', 'tie_break', 'combined'], [None, None, 'komi+moves'])
+    """
+    parts = attribution[list(PARTS)].to_numpy(float)
+    margin_a = attribution["margin_a"].to_numpy(float)
+    winner_b = attribution["winner_b"].to_numpy(object)
+    tie_b = np.full(len(attribution), "draw", dtype=object) if tie_break_b is None \
+        else np.asarray(tie_break_b, dtype=object)
+    flips = np.column_stack([winner_at(margin_a - parts[:, k], tie_b) == winner_b
+                             for k in range(len(CAUSES))]) if len(CAUSES) else np.zeros((len(parts), 0), bool)
+    flips &= parts != 0
+    size = np.where(flips, np.abs(parts), -1.0)
+    single = np.array(CAUSES, dtype=object)[size.argmax(axis=1)] if len(parts) else np.array([], object)
     differ = (attribution["winner_a"] != attribution["winner_b"]).to_numpy()
-    out = np.where(moved, names, np.where(differ, "tie_break", None))
-    return pd.Series(out, index=attribution.index, dtype=object)
+    difference = attribution["difference"].to_numpy(float)
+    cause = np.where(~differ, None, np.where(flips.any(axis=1), single,
+                                             np.where(difference == 0, "tie_break", "combined")))
+    combined = np.full(len(parts), None, dtype=object)
+    for i in np.flatnonzero(cause == "combined"):
+        combined[i] = "+".join(_parts_that_flip(parts[i], margin_a[i], winner_b[i], tie_b[i], difference[i]))
+    return (pd.Series(cause, index=attribution.index, dtype=object),
+            pd.Series(combined, index=attribution.index, dtype=object))
+
+
+def _parts_that_flip(parts: np.ndarray, margin_a: float, winner_b: str, tie_b: str,
+                     difference: float) -> list[str]:
+    """The largest parts in the direction of ``difference``, taken away from ``margin_a``
+    one by one (ties in :data:`CAUSES` order) until ruleset b's verdict follows."""
+    aligned = [k for k in np.argsort(-np.abs(parts), kind="stable") if np.sign(parts[k]) == np.sign(difference)]
+    chosen, margin = [], margin_a
+    for k in aligned:
+        chosen.append(CAUSES[k])
+        margin -= parts[k]
+        if winner_at(np.array([margin]), np.array([tie_b]))[0] == winner_b:
+            break
+    return chosen
+
+
+def part_of(attribution: pd.DataFrame, cause: pd.Series) -> pd.Series:
+    """Per row, the part of its ``cause`` (NaN for a tie rule or combined parts)."""
+    return pd.Series([attribution.at[i, f"part_{c}"] if f"part_{c}" in attribution.columns else np.nan
+                      for i, c in zip(attribution.index, cause)], index=attribution.index, dtype=float)
 
 
 def cause_summary(attribution: pd.DataFrame) -> pd.DataFrame:
@@ -296,7 +377,7 @@ def cause_summary(attribution: pd.DataFrame) -> pd.DataFrame:
     --------
     >>> frame = pd.DataFrame({"game_id": ["g1", "g2"], "ruleset_a": "chinese",
     ...     "ruleset_b": "japanese", "main_cause": ["komi", "seki_eyes"],
-    ...     "komi": [-1.0, -1.0], "seki_eyes": [0.0, 2.0]})
+    ...     "part_komi": [-1.0, -1.0], "part_seki_eyes": [0.0, 2.0]})
     >>> cause_summary(frame)
       ruleset_a ruleset_b main_cause  games  mean_part
     0   chinese  japanese       komi      1       -1.0
@@ -304,10 +385,8 @@ def cause_summary(attribution: pd.DataFrame) -> pd.DataFrame:
     """
     require_columns(attribution, ["game_id", "ruleset_a", "ruleset_b", "main_cause"], "attribution")
     rows = attribution.dropna(subset=["main_cause"])
-    part = pd.Series([rows.at[i, c] if c in rows.columns else np.nan
-                      for i, c in zip(rows.index, rows["main_cause"])], index=rows.index, dtype=float)
     keys = (["komi_basis"] if "komi_basis" in rows.columns else []) + ["ruleset_a", "ruleset_b", "main_cause"]
-    grouped = rows.assign(part=part).groupby(keys, sort=False)
+    grouped = rows.assign(part=part_of(rows, rows["main_cause"])).groupby(keys, sort=False)
     table = grouped.agg(games=("game_id", "size"), mean_part=("part", "mean")).reset_index()
     return table.sort_values(keys[:-1] + ["games", "main_cause"], ascending=[True] * (len(keys) - 1)
                              + [False, True], key=_in_order(rows), kind="stable").reset_index(drop=True)
@@ -324,20 +403,21 @@ def _in_order(rows: pd.DataFrame):
 
 
 def clearest_examples(attribution: pd.DataFrame, per_cause: int = 2) -> pd.DataFrame:
-    """For each main cause, the games where that cause alone best explains the flip.
+    """For each single main cause, the games where that cause alone best explains the flip.
 
     Clarity is the cause's share of all movement other than komi (1.0 when nothing
     else moved); ties go to the smaller difference, then to the game id. A game is
-    shown once per cause, with its first pair of rulesets.
+    shown once per cause, with its first pair of rulesets. Disagreements of several
+    parts together (``'combined'``) have no single cause to show and are left out.
 
     Examples
     --------
     >>> frame = pd.DataFrame({"game_id": ["g1", "g2", "g2"], "ruleset_a": ["chinese"] * 3,
     ...     "ruleset_b": ["japanese", "japanese", "korean"], "difference": [1.0, 1.0, 1.0],
     ...     "main_cause": ["moves"] * 3}).reindex(columns=["game_id", "ruleset_a", "ruleset_b",
-    ...     "difference", "main_cause", *CAUSES], fill_value=0.0)
-    >>> frame.loc[0, ["moves", "seki_eyes"]] = [2.0, -1.0]
-    >>> frame.loc[1:, "moves"] = 1.0
+    ...     "difference", "main_cause", *PARTS], fill_value=0.0)
+    >>> frame.loc[0, ["part_moves", "part_seki_eyes"]] = [2.0, -1.0]
+    >>> frame.loc[1:, "part_moves"] = 1.0
     >>> clearest_examples(frame)[["cause", "game_id", "ruleset_b", "clarity"]]
        cause game_id ruleset_b   clarity
     0  moves      g2  japanese  1.000000
@@ -345,11 +425,10 @@ def clearest_examples(attribution: pd.DataFrame, per_cause: int = 2) -> pd.DataF
     """
     if not isinstance(per_cause, (int, np.integer)) or per_cause < 1:
         raise ValueError(f"The 'per_cause' argument must be a positive integer; got {per_cause!r}.")
-    require_columns(attribution, ["game_id", "difference", "main_cause", *CAUSES], "attribution")
-    rows = attribution.dropna(subset=["main_cause"]).copy()
-    moving = rows[[c for c in CAUSES if c != "komi"]].abs().sum(axis=1)
-    own = pd.Series([abs(rows.at[i, c]) if c in CAUSES else 0.0
-                     for i, c in zip(rows.index, rows["main_cause"])], index=rows.index, dtype=float)
+    require_columns(attribution, ["game_id", "difference", "main_cause", *PARTS], "attribution")
+    rows = attribution[attribution["main_cause"].notna() & attribution["main_cause"].ne("combined")].copy()
+    moving = rows[[p for p in PARTS if p != "part_komi"]].abs().sum(axis=1)
+    own = part_of(rows, rows["main_cause"]).abs().fillna(0.0)
     rows["clarity"] = np.where(moving > 0, own / moving.where(moving > 0, 1.0), 1.0)
     rows["size"] = rows["difference"].abs()
     rows = rows.sort_values(["main_cause", "clarity", "size", "game_id"],

@@ -81,6 +81,16 @@ CLASSES_BEHIND = {
 """Point classes of :func:`rulelab.scoring.classify_points` behind each cause that is about points."""
 
 
+MARK_LABELS = {"dame_filling": "open dame", "seki_eyes": "seki eyes", "protective_moves": "points owed",
+               "dead_stones": "dead stones"}
+"""The legend of the points :func:`points_that_differ` marks, for the causes that are about points."""
+
+
+def mark_label(cause: str) -> str:
+    """The legend of the points behind ``cause``; a cause not about points of the board marks none."""
+    return MARK_LABELS.get(cause, "points counted differently")
+
+
 def points_that_differ(board: np.ndarray, cause: str, *, dead: np.ndarray | None = None,
                        classes: np.ndarray | None = None) -> np.ndarray:
     """The points behind ``cause`` (see :data:`~rulelab.analysis.attribution.CAUSES`).
@@ -115,7 +125,7 @@ def draw_board(board: np.ndarray, *, title: str, marks: np.ndarray | None = None
     marks, dead, seki : numpy.ndarray, optional
         Boolean masks of the board's shape.
     mark_label : str
-        Legend text for ``marks``.
+        Legend text for ``marks`` (no entry when nothing is marked).
 
     Returns
     -------
@@ -159,15 +169,16 @@ def draw_board(board: np.ndarray, *, title: str, marks: np.ndarray | None = None
     for side in ax.spines.values():
         side.set_visible(False)
     legend = [Line2D([], [], marker="s", markerfacecolor="none", markeredgecolor="#d62728", linestyle="none",
-                     label=f"{mark_label} ({int(masks['marks'].sum())})")]
+                     label=f"{mark_label} ({int(masks['marks'].sum())})")] if masks["marks"].any() else []
     if masks["dead"].any():
         legend.append(Line2D([], [], marker="x", color="red", linestyle="none",
                              label=f"dead stones ({int(masks['dead'].sum())})"))
     if masks["seki"].any():
         legend.append(Line2D([], [], marker="o", color="grey", markersize=4, linestyle="none",
                              label=f"stones in seki ({int(masks['seki'].sum())})"))
-    ax.legend(handles=legend, loc="upper center", bbox_to_anchor=(0.5, -0.04), ncol=3, fontsize=7,
-              frameon=False)
+    if legend:
+        ax.legend(handles=legend, loc="upper center", bbox_to_anchor=(0.5, -0.04), ncol=3, fontsize=7,
+                  frameon=False)
     ax.set_title(title, fontsize=9)
     return figure
 

@@ -1,8 +1,9 @@
 """Who wins under each ruleset, and how often rulesets disagree on the same game.
 
-Every count here is of games, on one of two komi bases: each ruleset at its own
-standard komi (``'standard'``: what players of each ruleset would see, komi included),
-or every ruleset at one :data:`COMMON_KOMI` (``'common'``: the counting rules alone).
+Every count here is of games, on one of two komi bases: each ruleset at the komi it gives
+the game (``'standard'``: its even komi, or its handicap komi in a handicap game — what
+players of each ruleset would see; ``'user'`` when the run was asked for one komi), or
+every ruleset at one :data:`COMMON_KOMI` (``'common'``: the counting rules alone).
 The reasons behind a disagreement are in :mod:`rulelab.analysis.attribution`.
 """
 
@@ -11,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rulelab.analysis.strata import STRATA, game_strata
 from rulelab.analysis.inputs import analysable_games, counted_games, require_columns
+from rulelab.analysis.selection import outliers
+from rulelab.analysis.strata import STRATA, game_strata
 from rulelab.errors import InputError
 
 WINNER_COLUMNS = ("game_id", "ruleset", "komi_source", "scoring", "winner")
@@ -131,7 +133,7 @@ def game_life_method(scores: pd.DataFrame) -> pd.Series:
 
 def disagreement_matrix(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
                         by: str | None = None, finished_only: bool = True,
-                        komi_basis: str = "standard") -> pd.DataFrame:
+                        komi_basis: str = "standard", keep_outliers: bool = False) -> pd.DataFrame:
     """Ruleset × ruleset disagreement counts and rates, optionally split by a stratum.
 
     Parameters
@@ -147,8 +149,11 @@ def disagreement_matrix(scores: pd.DataFrame, games: pd.DataFrame | None = None,
     finished_only : bool
         Keep only settled positions (see :func:`standard_rows`).
     komi_basis : {'standard', 'common'}
-        Each ruleset at its standard komi, or all at :data:`COMMON_KOMI` (needs
+        Each ruleset at the komi it gives the game, or all at :data:`COMMON_KOMI` (needs
         ``margin_before_komi``).
+    keep_outliers : bool
+        Keep the games whose count misses the record by more than 10 points (see
+        :func:`compared_rows`), for a sensitivity check.
 
     Returns
     -------
@@ -173,7 +178,9 @@ def disagreement_matrix(scores: pd.DataFrame, games: pd.DataFrame | None = None,
     2   standard   chinese  japanese      4              1  0.25
     5   standard       ing  japanese      4              2  0.50
     """
-    rows = compared_rows(scores, games, finished_only=finished_only, komi_basis=komi_basis)
+    rows = compared_rows(scores, games, finished_only=finished_only, komi_basis=komi_basis,
+                         keep_outliers=keep_outliers)
+    basis = basis_label(rows, komi_basis)
     wide = winners(rows, finished_only=False)
     blocks = [((), np.arange(len(wide)))] if by is None else _group_positions(
         _strata_of(wide.index, rows, games, by))
@@ -187,15 +194,17 @@ def disagreement_matrix(scores: pd.DataFrame, games: pd.DataFrame | None = None,
                 both = (block[:, i] > 0) & (block[:, j] > 0)
                 n = int(both.sum())
                 differ = int((both & (block[:, i] != block[:, j])).sum())
-                records.append(label + (komi_basis, a, b, n, differ, differ / n if n else np.nan))
+                records.append(label + (basis, a, b, n, differ, differ / n if n else np.nan))
     columns = ([by] if by else []) + ["komi_basis", "ruleset_a", "ruleset_b", "games",
                                       "disagreements", "rate"]
-    return pd.DataFrame.from_records(records, columns=columns)
+    matrix = pd.DataFrame.from_records(records, columns=columns)
+    matrix.attrs = dict(rows.attrs)
+    return matrix
 
 
 def any_disagreement(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
                      by: str | None = None, finished_only: bool = True,
-                     komi_basis: str = "standard") -> pd.DataFrame:
+                     komi_basis: str = "standard", keep_outliers: bool = False) -> pd.DataFrame:
     """Games on which the rulesets do not all name the same winner, per stratum.
 
     Parameters are those of :func:`disagreement_matrix`.
@@ -215,7 +224,8 @@ def any_disagreement(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
       life_method  games  disagreeing  rate
     0      markup      2            1   0.5
     """
-    rows = compared_rows(scores, games, finished_only=finished_only, komi_basis=komi_basis)
+    rows = compared_rows(scores, games, finished_only=finished_only, komi_basis=komi_basis,
+                         keep_outliers=keep_outliers)
     wide = winners(rows, finished_only=False)
     wide = wide[wide.notna().sum(axis=1) >= 2]
     disagreeing = wide.nunique(axis=1).gt(1)
@@ -250,12 +260,17 @@ def matrix_wide(matrix: pd.DataFrame, value: str = "rate") -> pd.DataFrame:
 
 
 def compared_rows(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
-                  finished_only: bool = True, komi_basis: str = "standard") -> pd.DataFrame:
+                  finished_only: bool = True, komi_basis: str = "standard",
+                  keep_outliers: bool = False) -> pd.DataFrame:
     """The rows that divergence and attribution compare: :func:`standard_rows`,
     restricted to analysable games when the games table is given (whose counted games
-    then count as settled), re-counted at :data:`COMMON_KOMI` on the ``'common'`` basis."""
+    then count as settled), less the outliers (:func:`~rulelab.analysis.selection.outliers`:
+    counts that miss the record by more than 10 points are misreads, not rule differences)
+    unless ``keep_outliers``, re-counted at :data:`COMMON_KOMI` on the ``'common'`` basis.
+    ``attrs["dropped"]`` gives the games the outlier rule left out."""
     if komi_basis not in KOMI_BASES:
         raise InputError(f"The komi basis must be one of {', '.join(KOMI_BASES)}; got {komi_basis!r}.")
+    dropped = pd.Index([])
     if games is None:
         rows = standard_rows(scores, finished_only=finished_only)
     else:
@@ -263,7 +278,26 @@ def compared_rows(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
         counted = counted_games(played) if "result_kind" in played.columns else None
         rows = standard_rows(scores, finished_only=finished_only, counted=counted)
         rows = rows[rows["game_id"].isin(played["game_id"])]
-    return at_komi(rows, COMMON_KOMI) if komi_basis == "common" else rows
+        if not keep_outliers:
+            dropped = outliers(scores, games).intersection(rows["game_id"])
+            rows = rows[~rows["game_id"].isin(dropped)]
+    rows = at_komi(rows, COMMON_KOMI) if komi_basis == "common" else rows.copy(deep=False)
+    rows.attrs = {"dropped": {"outliers": len(dropped)}}
+    return rows
+
+
+def basis_label(rows: pd.DataFrame, komi_basis: str) -> str:
+    """What the komi of compared rows is: ``'common'``; ``'user'`` when the run was asked for
+    a komi (its ``--komi`` rows are compared); else ``'standard'``.
+
+    Examples
+    --------
+    >>> basis_label(pd.DataFrame({"komi_source": ["user"]}), "standard")
+    'user'
+    """
+    if komi_basis == "common":
+        return "common"
+    return "user" if rows["komi_source"].eq("user").any() else "standard"
 
 
 def _strata_of(game_ids: pd.Index, rows: pd.DataFrame, games: pd.DataFrame | None,

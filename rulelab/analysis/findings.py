@@ -11,9 +11,8 @@ import numpy as np
 import pandas as pd
 
 from rulelab.analysis.attribution import attribute
-from rulelab.analysis.divergence import KOMI_BASES, compared_rows, winners
-from rulelab.analysis.inputs import COUNTED_KINDS, analysable_games, require_columns
-from rulelab.analysis.outcomes import record_margins
+from rulelab.analysis.divergence import KOMI_BASES, basis_label, compared_rows, winners
+from rulelab.analysis.inputs import analysable_games, require_columns
 from rulelab.analysis.stats import wilson_interval
 
 MAIN_RULESETS = ("chinese", "japanese", "ing")
@@ -24,11 +23,6 @@ TRUSTED_METHODS = ("markup", "proof")
 
 TRUSTED_CONFIDENCE = 0.9
 """Least life confidence of an estimated verdict on a finished position to be trusted."""
-
-OUTLIER_POINTS = 10.0
-"""A counted game whose count under the record's own rules is further than this from the
-record's margin (points) is an outlier, left out of the komi fits: a misjudged group or a
-record that does not say what was counted, either way not a margin to fit komi to."""
 
 MARGIN_BANDS = ((0.0, 2.0, "≤ 2 points"), (2.0, 10.0, "2½–10 points"), (10.0, np.inf, "> 10 points"))
 """Bands of a game's closeness: the smaller of the two rulesets' absolute margins."""
@@ -57,33 +51,8 @@ def trusted_games(scores: pd.DataFrame, games: pd.DataFrame) -> pd.Index:
     return pd.Index(trusted.index[trusted.to_numpy()], name="game_id")
 
 
-def record_gaps(scores: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
-    """Per counted game scored under its record's own rules: rulelab's margin before
-    komi, the record's, their ``gap`` and whether it makes the game an ``outlier``.
-
-    Examples
-    --------
-    >>> games = pd.DataFrame({"game_id": ["a", "b"], "status": "ok", "result_kind": "counted",
-    ...     "result_winner": ["B", "W"], "result_margin": [2.5, 30.5], "komi": 6.5})
-    >>> scores = pd.DataFrame({"game_id": ["a", "b"], "komi_source": "record",
-    ...     "margin_before_komi": [9.0, 12.0]})
-    >>> record_gaps(scores, games)
-      game_id  rulelab  record   gap  outlier
-    0       a      9.0     9.0   0.0    False
-    1       b     12.0   -24.0  36.0     True
-    """
-    require_columns(scores, ["game_id", "komi_source", "margin_before_komi"], "scores")
-    own = scores[scores["komi_source"] == "record"].drop_duplicates("game_id")
-    own = own.set_index("game_id")["margin_before_komi"].astype(float).rename("rulelab")
-    played = analysable_games(games)
-    record = record_margins(played[played["result_kind"].isin(COUNTED_KINDS)]).rename("record")
-    both = pd.concat([own, record], axis=1, join="inner").sort_index().rename_axis("game_id")
-    both["gap"] = both["rulelab"] - both["record"]
-    both["outlier"] = both["gap"].abs() > OUTLIER_POINTS
-    return both.reset_index()
-
-
-def pair_rates(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS) -> pd.DataFrame:
+def pair_rates(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS, *,
+               keep_outliers: bool = False) -> pd.DataFrame:
     """How often ``rulesets`` name different winners, per komi basis: per pair and for
     any of them (``pair == 'any'``), overall and per margin band (:data:`MARGIN_BANDS`),
     with Wilson 95% intervals.
@@ -96,7 +65,8 @@ def pair_rates(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS
     """
     records = []
     for basis in KOMI_BASES:
-        rows = compared_rows(scores, games, komi_basis=basis)
+        rows = compared_rows(scores, games, komi_basis=basis, keep_outliers=keep_outliers)
+        label = basis_label(rows, basis)
         rows = rows[rows["ruleset"].isin(rulesets)]
         wide = winners(rows, finished_only=False)
         margin = rows.pivot_table(index="game_id", columns="ruleset", values="margin", aggfunc="first")
@@ -108,10 +78,10 @@ def pair_rates(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS
             both = wide[columns].dropna()
             differ = both.nunique(axis=1).gt(1)
             close = margin.loc[both.index, columns].abs().min(axis=1)
-            records.append(_rate(basis, name, "all", differ))
+            records.append(_rate(label, name, "all", differ))
             for low, high, band in MARGIN_BANDS:
                 inside = (close <= high) & ((close > low) | (low == 0))
-                records.append(_rate(basis, name, band, differ[inside]))
+                records.append(_rate(label, name, band, differ[inside]))
     return pd.DataFrame(records, columns=["komi_basis", "pair", "band", "games", "disagreements",
                                           "rate", "low", "high"])
 
@@ -126,22 +96,30 @@ def _rate(basis: str, pair: str, band: str, differ: pd.Series) -> dict:
 
 def cause_shares(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS) -> pd.DataFrame:
     """Per komi basis, the share of the disagreements among ``rulesets`` (game × pair)
-    that each main cause explains.
+    that each main cause explains, and the pairs it comes from.
 
     Returns
     -------
     pandas.DataFrame
-        ``komi_basis, main_cause, disagreements, share``, largest share first.
+        ``komi_basis, main_cause, disagreements, share, pairs`` (``'chinese–ing 3, ...'``,
+        most first), largest share first.
     """
     parts = []
     for basis in KOMI_BASES:
         table = attribute(scores[scores["ruleset"].isin(rulesets)], games, komi_basis=basis)
-        counts = table["main_cause"].fillna("none").value_counts()
-        counts = counts.rename_axis("main_cause").reset_index(name="disagreements")
+        table = table.assign(main_cause=table["main_cause"].fillna("none"),
+                             pair=table["ruleset_a"] + "–" + table["ruleset_b"])
+        counts = table["main_cause"].value_counts().rename_axis("main_cause").reset_index(name="disagreements")
         counts = counts.sort_values(["disagreements", "main_cause"], ascending=[False, True])
-        parts.append(counts.assign(komi_basis=basis, share=counts["disagreements"] / counts["disagreements"].sum()))
+        by_pair = table.groupby(["main_cause", "pair"]).size().reset_index(name="n").sort_values(
+            ["main_cause", "n", "pair"], ascending=[True, False, True])
+        pairs = {cause: ", ".join(f"{p} {n:,}" for p, n in zip(rows["pair"], rows["n"]))
+                 for cause, rows in by_pair.groupby("main_cause", sort=False)}
+        parts.append(counts.assign(komi_basis=basis_label(scores, basis),
+                                   share=counts["disagreements"] / counts["disagreements"].sum(),
+                                   pairs=counts["main_cause"].map(pairs)))
     frame = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-    return frame.reindex(columns=["komi_basis", "main_cause", "disagreements", "share"])
+    return frame.reindex(columns=["komi_basis", "main_cause", "disagreements", "share", "pairs"])
 
 
 def black_win_rates(outcomes: pd.DataFrame, min_games: int = 10) -> pd.DataFrame:

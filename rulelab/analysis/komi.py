@@ -95,7 +95,7 @@ def win_rate_curve(outcomes: pd.DataFrame, komi=DEFAULT_KOMI_GRID, *, by: str | 
 
 
 def fair_komi(outcomes: pd.DataFrame, *, by: str | None = None, n_boot: int = 0, seed: int = 0,
-              level: float = DEFAULT_LEVEL) -> pd.DataFrame:
+              level: float = DEFAULT_LEVEL, adjust_for: str | None = None) -> pd.DataFrame:
     """The fair komi (50% crossing of a logistic win-rate curve), with and without
     the resigned and timed-out games.
 
@@ -117,13 +117,19 @@ def fair_komi(outcomes: pd.DataFrame, *, by: str | None = None, n_boot: int = 0,
         Seed of the bootstrap.
     level : float
         Confidence level.
+    adjust_for : str, optional
+        A numeric column (e.g. ``'rank_gap'``, Black's rank minus White's) taken as a
+        covariate of the margin: the fair komi is then the komi at which Black wins half
+        the games when that column is 0, ``slope`` the points per unit of it, and games
+        where it is missing are left out.
 
     Returns
     -------
     pandas.DataFrame
         Per ruleset (and stratum) and ``variant`` (``'counted+censored'``,
         ``'counted only'``): ``games, counted, censored, fair_komi, scale, ci_low,
-        ci_high, boot_low, boot_high, converged``.
+        ci_high, boot_low, boot_high, converged`` and, with ``adjust_for``, ``slope``
+        and ``slope_se``.
 
     Examples
     --------
@@ -138,22 +144,28 @@ def fair_komi(outcomes: pd.DataFrame, *, by: str | None = None, n_boot: int = 0,
     >>> bool(abs(table.fair_komi[0] - 6.0) < 0.6)
     True
     """
-    require_columns(outcomes, ["ruleset", "lower", "upper", "margin_before_komi"], "outcomes")
+    require_columns(outcomes, ["ruleset", "lower", "upper", "margin_before_komi"]
+                    + ([adjust_for] if adjust_for else []), "outcomes")
+    if adjust_for:
+        outcomes = outcomes[pd.to_numeric(outcomes[adjust_for], errors="coerce").notna()]
     records = []
     for key, rows in _groups(outcomes, by):
         counted = rows["margin_before_komi"].notna()
         for variant, chosen in (("counted+censored", rows), ("counted only", rows[counted])):
-            fit = fit_logistic(chosen["lower"], chosen["upper"], level=level)
+            covariate = chosen[adjust_for].to_numpy(float) if adjust_for else None
+            fit = fit_logistic(chosen["lower"], chosen["upper"], covariate=covariate, level=level)
             boot = bootstrap_location(chosen["lower"], chosen["upper"], n_boot=n_boot, seed=seed,
-                                      level=level, fit=fit)
+                                      level=level, fit=fit, covariate=covariate)
             n_counted = int(chosen["margin_before_komi"].notna().sum())
             records.append({**key, "variant": variant, "games": len(chosen), "counted": n_counted,
                             "censored": len(chosen) - n_counted, "fair_komi": fit.location,
                             "scale": fit.scale, "ci_low": fit.ci_low, "ci_high": fit.ci_high,
-                            "boot_low": boot[0], "boot_high": boot[1], "converged": fit.converged})
-    return _concat([pd.DataFrame(records)], ["ruleset"] + ([by] if by else []) + [
+                            "boot_low": boot[0], "boot_high": boot[1], "converged": fit.converged,
+                            "slope": fit.slope, "slope_se": fit.se_slope})
+    columns = ["ruleset"] + ([by] if by else []) + [
         "variant", "games", "counted", "censored", "fair_komi", "scale", "ci_low", "ci_high",
-        "boot_low", "boot_high", "converged"])
+        "boot_low", "boot_high", "converged"] + (["slope", "slope_se"] if adjust_for else [])
+    return _concat([pd.DataFrame(records)], columns)
 
 
 def rekomi_flips(outcomes: pd.DataFrame, from_komi: float, to_komi: float, *,

@@ -13,7 +13,7 @@ from rulelab.analysis.published import compare_published
 from rulelab.analysis.report import Section, Text, Workspace
 from rulelab.analysis.shared import ReportTables, missing
 from rulelab.analysis.strata import STRATA
-from rulelab.analysis.summary import dame_policies, outlier_rule
+from rulelab.analysis.summary import dame_policies, outlier_rule, strength_sentence
 
 REKOMI = {"territory": (5.5, 6.5), "area": (5.5, 7.5)}
 """Counterfactual komi changes per family: Japan's 5.5 → 6.5 (2002) and China's
@@ -64,6 +64,8 @@ def komi_section(tables: ReportTables, out: Workspace) -> Section:
                                 "records' own results)", preview_rows=10))
     blocks.append(out.table("fair_komi", fits, "Fair komi with and without censored games"))
     blocks += [Text(s) for s in _fit_sentences(fits)]
+    blocks.append(Text(_dropped_sentence(even)))
+    blocks += _strength_blocks(tables, out)
     blocks.append(Text(outlier_rule(tables)))
     blocks += [Text("How far to trust rulelab's margins: on games counted in the record, rulelab's "
                     "count of the final position against the record's result (same winner at the "
@@ -72,6 +74,38 @@ def komi_section(tables: ReportTables, out: Workspace) -> Section:
                out.table("record_agreement", record_agreement(tables.outcomes),
                          "rulelab's count against the record's")]
     return Section("komi", "Komi and Black's win rate", blocks)
+
+
+def _dropped_sentence(even: pd.DataFrame) -> str:
+    """What the komi selection left out, and why."""
+    dropped = even.attrs.get("dropped", {})
+    told = "; ".join(f"{reason} {n:,}" for reason, n in dropped.items() if n)
+    return ("Games left out of the komi fits: " + (told if told else "none") + ". Handicap games are "
+            "played at another komi and the servers' one-stone games at none; an outlier's count "
+            "misses its record by more than 10 points (its recorded result stays in the fit of the "
+            "records' own results).")
+
+
+def _strength_blocks(tables: ReportTables, out: Workspace) -> list:
+    """Fair komi controlled for strength: between equal ranks, and with the rank gap as a
+    covariate (overall and by era), with the sentence that says which is the headline."""
+    blocks = [Text(strength_sentence(tables))]
+    ranked = tables.even_outcomes[tables.even_outcomes["rank_gap"].notna()]
+    if ranked.empty:
+        return blocks
+    table = pd.concat([tables.even_fits.assign(games_used="all even games"),
+                       tables.equal_rank_fits.assign(games_used="equal ranks"),
+                       tables.rank_adjusted_fits.assign(games_used="rank gap as covariate")],
+                      ignore_index=True)
+    blocks.append(out.table("fair_komi_by_strength", table[["games_used", *[c for c in table.columns
+                                                                          if c != "games_used"]]],
+                            "Fair komi on all even games, between equal ranks, and at a rank gap of 0 "
+                            "with the gap as a covariate"))
+    if ranked["era"].nunique() > 1:
+        blocks.append(out.table("fair_komi_by_era_rank_adjusted",
+                                fair_komi(ranked, by="era", adjust_for="rank_gap"),
+                                "Fair komi at a rank gap of 0 by era (rank gap as a covariate)", preview_rows=12))
+    return blocks
 
 
 def _fit_sentences(fits: pd.DataFrame) -> list[str]:
@@ -128,7 +162,7 @@ def _label(ruleset: str) -> str:
 
 
 def rekomi_section(tables: ReportTables, out: Workspace) -> Section:
-    outcomes = tables.outcomes
+    outcomes = tables.even_outcomes
     plans = [(name, *REKOMI[family]) for family, name in tables.representatives.items() if family in REKOMI]
     plans.append((RECORD, *REKOMI["territory"]))
     overall, by_era = [], []
@@ -140,7 +174,8 @@ def rekomi_section(tables: ReportTables, out: Workspace) -> Section:
     if not overall:
         return missing("rekomi", "Counterfactual komi", "no decided game was played at komi "
                        + " or ".join(sorted({f"{start:g}" for _, start, _ in plans})) + ".")
-    blocks = [Text("Games played at the first komi, re-scored at the second: counted results flip "
+    blocks = [Text("The games of the komi fits played at the first komi, re-scored at the second: "
+                   "counted results flip "
                    "when their margin falls between the two. Rates over all decided games assume, "
                    "as van Rongen did on GoGoD, that resigned and timed-out games keep their winner. "
                    "For area scoring 5.5 → 7.5 points is 2¾ → 3¾ zi.")]

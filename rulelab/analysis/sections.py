@@ -15,15 +15,17 @@ import pandas as pd
 
 import rulelab
 from rulelab.analysis import diagrams, plots
-from rulelab.analysis.attribution import CAUSE_NOTES, CAUSES, cause_summary, clearest_examples
+from rulelab.analysis.attribution import (CAUSE_NOTES, CAUSES, MAIN_CAUSES, PARTS, cause_summary,
+                                          clearest_examples, part_of, winner_at)
 from rulelab.analysis.divergence import (COMMON_KOMI, KOMI_BASES, any_disagreement, disagreement_matrix,
                                          matrix_wide, standard_rows)
+from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS, reproduced
 from rulelab.analysis.komi_sections import (komi_section, margins_section, published_section, rekomi_section,
                                             strata_section)
 from rulelab.analysis.report import Code, Section, Text, Workspace, json_text
 from rulelab.analysis.shared import ReportTables, missing
 from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strata, rank_band
-from rulelab.analysis.summary import findings_section, model_section
+from rulelab.analysis.summary import basis_words, findings_section, model_section
 from rulelab.analysis.verdict import stored_verdict
 from rulelab.position import Position
 
@@ -83,15 +85,19 @@ def divergence_section(tables: ReportTables, out: Workspace) -> Section:
         return missing("divergence", "Where rulesets disagree",
                        "no game is both settled and scored under two rulesets.")
     total = int(standard["games"].max())
-    komi = ", ".join(f"{name} {k:g}" for name, k in tables.standard_komi.items())
+    own = standard["komi_basis"].iloc[0]
     blocks = [Text("Each settled game (one the life layer calls finished, or one its players "
                    "counted) is scored under every ruleset. A pair of rulesets disagrees on a game "
                    "when they name different winners (a draw is a verdict of its own). Two komi "
-                   f"bases: each ruleset at its standard komi ({komi}), which is what players of "
-                   f"each ruleset see; and every ruleset at one common komi of {COMMON_KOMI:g}, "
-                   "where only the counting differs.")]
+                   f"bases: {own} — {basis_words(own, tables.standard_komi)}, which is what players "
+                   f"of each ruleset see; and every ruleset at one common komi of {COMMON_KOMI:g}, "
+                   "where only the counting differs. Left out: the "
+                   f"{standard.attrs.get('dropped', {}).get('outliers', 0):,} games whose count under "
+                   f"the record's own rules misses the recorded margin by more than {OUTLIER_POINTS:g} "
+                   "points (misread groups, not rule differences; the findings give the rates with "
+                   "them).")]
     for basis, matrix in matrices.items():
-        label = "standard komi" if basis == "standard" else f"common komi {COMMON_KOMI:g}"
+        label = f"{own} komi" if basis == "standard" else f"common komi {COMMON_KOMI:g}"
         blocks += [
             out.figure(f"divergence_matrix_{basis}", plots.plot_disagreement(
                 matrix, title=f"Rulesets naming different winners at {label} (n = {total:,} games)"),
@@ -117,7 +123,7 @@ def divergence_section(tables: ReportTables, out: Workspace) -> Section:
         blocks.append(out.table("divergence_by_stratum", pd.concat(
             [any_disagreement(scores, games, by=by).rename(columns={by: "value"}).assign(stratum=by)
              for by in split], ignore_index=True)[["stratum", "value", "games", "disagreeing", "rate"]],
-            "Games on which the rulesets do not all name the same winner (standard komi), per stratum",
+            f"Games on which the rulesets do not all name the same winner ({own} komi), per stratum",
             preview_rows=40))
     for by in split:
         table = pd.concat([disagreement_matrix(scores, games, by=by, komi_basis=basis)
@@ -147,25 +153,37 @@ def _rank(matrix: pd.DataFrame) -> dict[str, int]:
 
 def attribution_section(tables: ReportTables, out: Workspace) -> Section:
     table = tables.attribution
-    causes = pd.DataFrame({"cause": list(CAUSES), "meaning": [CAUSE_NOTES[c] for c in CAUSES]})
+    causes = pd.DataFrame({"cause": list(MAIN_CAUSES), "meaning": [CAUSE_NOTES[c] for c in MAIN_CAUSES]})
     blocks = [
         Text("For every game and pair of rulesets that disagree, the margin difference (Black − "
-             "White, komi included) is split into causes read from the score breakdowns; the parts "
-             "add up to the difference exactly. The main cause is the part that moved the margin "
-             "most in the direction of the difference. At the common komi the komi part is zero, so "
+             "White, komi included) is split into parts read from the score breakdowns, one per "
+             "mechanism (column part_<cause>, points of margin_a − margin_b); parts that offset by "
+             "design are one mechanism, reported net. The parts add up to the difference exactly. "
+             "The main cause is the part whose removal alone makes the two rulesets name the same "
+             "winner (the largest such part); equal margins with different verdicts are a tie rule, "
+             "and where no single part flips the verdict the cause is 'combined', with the parts "
+             "that do together in combined_causes. At the common komi the komi part is zero, so "
              "the causes left are those of the counting rules."),
         out.table("causes", causes, "Causes", preview_rows=len(causes)),
     ]
     if table.empty:
         return Section("attribution", "Why they disagree",
                        blocks + [Text("Not shown: no two rulesets name different winners on a settled game.")])
-    residual = (table[list(CAUSES)].sum(axis=1) - table["difference"]).abs().max()
-    unexplained = int((table["unexplained"] != 0).sum())
+    residual = (table[list(PARTS)].sum(axis=1) - table["difference"]).abs().max()
+    unexplained = int((table["part_unexplained"] != 0).sum())
+    single = table["main_cause"].isin(CAUSES)
+    rest = (table["margin_a"] - part_of(table, table["main_cause"])).where(single)
+    flips = winner_at(rest.fillna(0.0).to_numpy(), table["ruleset_b"].map(_tie_rules(tables)).to_numpy())
+    follows = int((single & (flips == table["winner_b"].to_numpy())).sum())
     blocks += [
         Text(f"{len(table):,} disagreeing (komi basis, game, pair) rows. Largest gap between the sum "
              f"of the parts and the difference: {residual:g} points. Rows with an unexplained part: "
              f"{unexplained:,}" + (" — the scores' columns do not add up as RULES.md says there; "
-                                   "see attribution.csv." if unexplained else ".")),
+                                   "see attribution.csv." if unexplained else ".")
+             + f" Taking the main cause's part away from margin_a gives ruleset b's winner on "
+             f"{follows:,} rows ({follows / len(table):.1%}); "
+             f"{int(table['main_cause'].eq('tie_break').sum()):,} are decided by a tie rule and "
+             f"{int(table['main_cause'].eq('combined').sum()):,} need several parts together."),
         out.table("cause_summary", cause_summary(table),
                   "Disagreements by komi basis, pair and main cause", preview_rows=30),
         out.table("attribution", table, "Every disagreement with its parts (points, a − b)",
@@ -174,15 +192,28 @@ def attribution_section(tables: ReportTables, out: Workspace) -> Section:
     return Section("attribution", "Why they disagree", blocks)
 
 
+def _tie_rules(tables: ReportTables) -> dict[str, str]:
+    """Each ruleset's rule for a margin of 0, as its rows carry it ('draw' when absent)."""
+    scores = tables.run.scores
+    if "tie_break" not in scores:
+        return {}
+    return scores.dropna(subset=["tie_break"]).drop_duplicates("ruleset").set_index("ruleset")["tie_break"].to_dict()
+
+
 def examples_section(tables: ReportTables, out: Workspace) -> Section:
     examples = _examples(tables)
-    blocks = [Text("For each cause, the games where it alone best explains the flip at standard komi, "
-                   "with a Chinese-against-Japanese and an Ing game whenever there are some, drawn with "
-                   "the points behind the cause marked: the dame, seki eyes and owed points the scorer "
-                   "counted, and the dead stones of the life verdict the run stored.")]
+    blocks = [Text("For each cause, the games where it alone best explains the flip at the komi "
+                   "each ruleset gives the game, Chinese against Japanese first, then any other pair "
+                   "for the causes they do not show, and an Ing game whenever there are some. Only "
+                   "games whose count under the record's own rules reproduces the recorded margin "
+                   f"are drawn (exactly where one does, else within {REPRODUCED_POINTS:g} point), so "
+                   "no misread group stands for a rule. Each is drawn with the points behind the "
+                   "cause marked: the dame, seki eyes and owed points the scorer counted, and the dead "
+                   "stones of the life verdict the run stored.")]
     if examples.empty:
         return Section("examples", "Worked examples",
-                       blocks + [Text("Not shown: no two rulesets name different winners on a settled game.")])
+                       blocks + [Text("Not shown: no two rulesets name different winners on a settled "
+                                      "game whose count reproduces its record.")])
     games = tables.games.set_index("game_id")
     for k, row in enumerate(examples.itertuples(index=False)):
         game = games.loc[row.game_id]
@@ -192,12 +223,12 @@ def examples_section(tables: ReportTables, out: Workspace) -> Section:
         verdict = stored_verdict(tables.run.life, row.game_id)
         dead, seki, classes = (verdict.dead, verdict.seki, verdict.classes) if verdict else (None,) * 3
         marks = diagrams.points_that_differ(board, row.cause, dead=dead, classes=classes)
-        parts = ", ".join(f"{c} {getattr(row, c):+g}" for c in CAUSES if getattr(row, c) != 0)
+        parts = ", ".join(f"{c} {getattr(row, p):+g}" for c, p in zip(CAUSES, PARTS) if getattr(row, p) != 0)
         verdicts = (f"{row.ruleset_a} {_verdict_text(row.winner_a, row.margin_a)} vs "
                     f"{row.ruleset_b} {_verdict_text(row.winner_b, row.margin_b)}")
         title = f"{game_title(game)}\n{verdicts}; main cause: {row.cause}"
         figure = diagrams.draw_board(board, title=title, marks=marks, dead=dead, seki=seki,
-                                     mark_label=f"points behind {row.cause}")
+                                     mark_label=diagrams.mark_label(row.cause))
         blocks.append(out.figure(f"example_{k:02d}_{row.cause}", figure,
                                  f"{game_title(game)} (game {row.game_id}): {verdicts}; margin "
                                  f"difference {row.difference:+g} = {parts}."))
@@ -206,22 +237,37 @@ def examples_section(tables: ReportTables, out: Workspace) -> Section:
 
 
 def _examples(tables: ReportTables) -> pd.DataFrame:
-    """The clearest games per cause at standard komi, plus the clearest Chinese-vs-Japanese
-    game and the clearest game with Ing on one side, when the run has them."""
+    """The clearest games per cause at the komi each ruleset gives the game, from games whose
+    count reproduces their record (exactly first): Chinese against Japanese first, then other
+    pairs for the causes those do not show, then the clearest game with Ing on one side."""
     table = tables.attribution
-    table = table[table["komi_basis"] == "standard"] if not table.empty else table
+    table = table[table["komi_basis"] != "common"] if not table.empty else table
     if table.empty:
         return pd.DataFrame()
-    picks = [clearest_examples(table, tables.settings.examples_per_cause)]
-    for wanted in (table["ruleset_a"].eq("chinese") & table["ruleset_b"].eq("japanese"),
-                   table["ruleset_a"].eq("ing") | table["ruleset_b"].eq("ing")):
-        if wanted.any():
-            picks.append(clearest_examples(table[wanted], 1).head(1))
+    gap = reproduced(tables.run.scores, tables.run.games)
+    per_cause = tables.settings.examples_per_cause
+    chinese_japanese = table["ruleset_a"].eq("chinese") & table["ruleset_b"].eq("japanese")
+    with_ing = table["ruleset_a"].eq("ing") | table["ruleset_b"].eq("ing")
+    picks, shown = [], set()
+    for closeness in (gap[gap == 0].index, gap.index):
+        for wanted, count in ((chinese_japanese, per_cause), (pd.Series(True, index=table.index), per_cause)):
+            rows = table[wanted & table["game_id"].isin(closeness) & ~table["main_cause"].isin(shown)]
+            if not rows.empty:
+                picked = clearest_examples(rows, count)
+                picks.append(picked)
+                shown |= set(picked["cause"])
+        rows = table[with_ing & table["game_id"].isin(closeness)]
+        if not rows.empty and not any(p["ruleset_a"].eq("ing").any() or p["ruleset_b"].eq("ing").any() for p in picks):
+            picks.append(clearest_examples(rows, 1).head(1))
+    if not picks:
+        return pd.DataFrame()
     return pd.concat(picks, ignore_index=True).drop_duplicates(["game_id", "ruleset_a", "ruleset_b"])
 
 
 def _verdict_text(winner: str, margin: float) -> str:
-    return "draw" if winner == "draw" else f"{winner}+{abs(margin):g}"
+    if winner == "draw":
+        return "draw"
+    return f"{winner} on a margin of 0 (tie rule)" if margin == 0 else f"{winner}+{abs(margin):g}"
 
 
 def game_title(game: pd.Series) -> str:

@@ -12,12 +12,12 @@ import pandas as pd
 
 from rulelab.analysis.attribution import attribute
 from rulelab.analysis.divergence import KOMI_BASES, standard_rows
-from rulelab.analysis.findings import record_gaps, trusted_games
+from rulelab.analysis.findings import trusted_games
 from rulelab.analysis.inputs import Run, analysable_games, read_run
 from rulelab.analysis.komi import DEFAULT_KOMI_GRID, fair_komi
-from rulelab.analysis.outcomes import RECORD, komi_outcomes
+from rulelab.analysis.outcomes import komi_outcomes
 from rulelab.analysis.report import Section, Text
-from rulelab.analysis.strata import is_even
+from rulelab.analysis.selection import collection_board, komi_population, record_gaps
 from rulelab.errors import InputError
 
 FAMILY_REPRESENTATIVES = {"area": "chinese", "territory": "japanese"}
@@ -82,7 +82,10 @@ class ReportTables:
 
     @cached_property
     def standard_komi(self) -> dict[str, float]:
+        """Per ruleset, the komi its rows give even games (the run's ``--komi`` if it had one)."""
         rows = standard_rows(self.run.scores, finished_only=False)
+        even = self.games.loc[pd.to_numeric(self.games["handicap"], errors="coerce").fillna(0).eq(0), "game_id"]
+        rows = rows[rows["game_id"].isin(even)] if rows["game_id"].isin(even).any() else rows
         komi = rows.groupby("ruleset", sort=True)["komi"].agg(lambda k: k.mode().iloc[0])
         return {name: float(k) for name, k in komi.items()}
 
@@ -107,27 +110,36 @@ class ReportTables:
 
     @cached_property
     def main_board(self) -> str:
-        """19x19 when the collection has such games, else its most common board."""
-        boards = self.outcomes["board"].astype(str).value_counts()
-        return "19x19" if boards.empty or "19x19" in boards.index else str(boards.index[0])
+        """The board komi is fitted on (:func:`~rulelab.analysis.selection.collection_board`)."""
+        return collection_board(self.run.games)
 
     @cached_property
     def even_outcomes(self) -> pd.DataFrame:
-        """Even games on the main board, the population komi is meant for, less rulelab's
-        counts of the outliers (:data:`~rulelab.analysis.findings.OUTLIER_POINTS`)."""
-        o = self.with_outliers
-        return o[(o["ruleset"] == RECORD) | ~o["game_id"].isin(self.outliers)]
+        """The games komi is fitted to (:func:`~rulelab.analysis.selection.komi_population`):
+        even games on the main board with a stated komi, less rulelab's counts of the outliers."""
+        return komi_population(self.outcomes, self.outliers, self.main_board)
 
     @cached_property
     def with_outliers(self) -> pd.DataFrame:
-        """Even games (:func:`~rulelab.analysis.strata.is_even`) on the main board, every
-        count kept (the sensitivity check)."""
-        o = self.outcomes
-        return o[is_even(o) & (o["board"] == self.main_board)]
+        """The same with every count kept (the sensitivity check)."""
+        return komi_population(self.outcomes, None, self.main_board)
 
     @cached_property
     def even_fits(self) -> pd.DataFrame:
         return fair_komi(self.even_outcomes, n_boot=self.settings.n_boot_fit, seed=self.settings.seed)
+
+    @cached_property
+    def equal_rank_fits(self) -> pd.DataFrame:
+        """Fair komi on the even games between players of the same rank (no rank gap to
+        confound it), with the bootstrap of :attr:`even_fits`."""
+        even = self.even_outcomes
+        return fair_komi(even[even["rank_gap"] == 0], n_boot=self.settings.n_boot_fit, seed=self.settings.seed)
+
+    @cached_property
+    def rank_adjusted_fits(self) -> pd.DataFrame:
+        """Fair komi at a rank gap of 0 with the gap as a covariate, on the even games whose
+        ranks are known."""
+        return fair_komi(self.even_outcomes, adjust_for="rank_gap")
 
 
 def missing(key: str, title: str, reason: str) -> Section:

@@ -115,24 +115,32 @@ class LogisticFit:
     converged: bool
     """False when the data cannot pin the curve down (all games on one side, a single
     game, or outcomes split perfectly by komi); the numbers are then NaN."""
+    slope: float = float("nan")
+    """With a covariate: how far the margin moves per unit of it (``location`` is then the
+    fair komi at a covariate of 0); NaN without one."""
+    se_slope: float = float("nan")
 
     def win_rate(self, komi) -> np.ndarray:
         """Black's modelled win rate at each komi."""
         return expit((self.location - np.asarray(komi, dtype=float)) / self.scale)
 
 
-def compress_intervals(lower, upper, weights=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct ``(lower, upper)`` pairs with their total weight, sorted."""
+def compress_intervals(lower, upper, weights=None, covariate=None
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct ``(lower, upper, covariate)`` triples with their total weight, sorted (the
+    covariate 0 when none is given)."""
     frame = pd.DataFrame({"lower": np.asarray(lower, float), "upper": np.asarray(upper, float),
+                          "x": 0.0 if covariate is None else np.asarray(covariate, float),
                           "weight": 1.0 if weights is None else np.asarray(weights, float)})
-    grouped = frame.groupby(["lower", "upper"], sort=True)["weight"].sum()
+    grouped = frame.groupby(["lower", "upper", "x"], sort=True)["weight"].sum()
     grouped = grouped[grouped > 0]
     return (grouped.index.get_level_values(0).to_numpy(float),
-            grouped.index.get_level_values(1).to_numpy(float), grouped.to_numpy(float))
+            grouped.index.get_level_values(1).to_numpy(float),
+            grouped.index.get_level_values(2).to_numpy(float), grouped.to_numpy(float))
 
 
-def fit_logistic(lower, upper, weights=None, *, level: float = DEFAULT_LEVEL,
-                 start: tuple[float, float] | None = None) -> LogisticFit:
+def fit_logistic(lower, upper, weights=None, *, covariate=None, level: float = DEFAULT_LEVEL,
+                 start: tuple[float, ...] | None = None) -> LogisticFit:
     """Maximum-likelihood logistic distribution for interval-censored margins.
 
     Parameters
@@ -142,10 +150,14 @@ def fit_logistic(lower, upper, weights=None, *, level: float = DEFAULT_LEVEL,
         side left open (a resignation bounds the margin on one side only).
     weights : array_like, optional
         Count of each observation (defaults to 1).
+    covariate : array_like, optional
+        A number per observation that shifts its location linearly (e.g. the players'
+        rank gap): ``location + slope · covariate``; ``location`` is then the fair komi
+        at a covariate of 0.
     level : float
         Level of the Wald interval of the location.
-    start : (float, float), optional
-        Starting ``(location, scale)`` (a bootstrap reuses the full fit).
+    start : tuple of float, optional
+        Starting ``(location, scale[, slope])`` (a bootstrap reuses the full fit).
 
     Returns
     -------
@@ -160,34 +172,48 @@ def fit_logistic(lower, upper, weights=None, *, level: float = DEFAULT_LEVEL,
     >>> fit = fit_logistic(m - 0.5, m + 0.5)
     >>> round(fit.scale, 1), bool(abs(fit.location - 7) < 0.3), bool(fit.ci_low < 7 < fit.ci_high)
     (12.0, True, True)
+
+    The same with a covariate that moves the centre by −4 points per unit:
+
+    >>> x = rng.integers(-2, 3, size=20000).astype(float)
+    >>> m = np.round(rng.logistic(7.0 - 4.0 * x, 12.0))
+    >>> fit = fit_logistic(m - 0.5, m + 0.5, covariate=x)
+    >>> bool(abs(fit.location - 7) < 0.4), bool(abs(fit.slope + 4) < 0.3)
+    (True, True)
     """
-    lo, hi, w = compress_intervals(lower, upper, weights)
+    lo, hi, x, w = compress_intervals(lower, upper, weights, covariate)
     games = int(round(w.sum()))
-    if not (np.isfinite(hi).any() and np.isfinite(lo).any()):
+    with_slope = covariate is not None
+    if not (np.isfinite(hi).any() and np.isfinite(lo).any()) or (with_slope and (x.size == 0 or x.min() == x.max())):
         return _unfitted(games)
-    theta0 = np.array(start if start is not None else _start(lo, hi, w), dtype=float)
+    guess = start if start is not None else (*_start(lo, hi, w), 0.0)
+    theta0 = np.array(guess[:3 if with_slope else 2], dtype=float)
     theta0[1] = np.log(theta0[1])
-    result = minimize(_negative_log_likelihood, theta0, args=(lo, hi, w), jac=True, method="BFGS",
+    result = minimize(_negative_log_likelihood, theta0, args=(lo, hi, x, w), jac=True, method="BFGS",
                       options={"gtol": 1e-8, "maxiter": 500})
-    location, log_scale = result.x
+    location, log_scale = result.x[:2]
     scale = float(np.exp(log_scale))
     gradient_small = np.max(np.abs(result.jac)) < 1e-3 * max(1.0, w.sum())
     if not (gradient_small and MIN_SCALE < scale < 1e3 and abs(location) < 1e3):
         return _unfitted(games)
     try:
-        variance = float(np.linalg.inv(_hessian(result.x, lo, hi, w))[0, 0])
+        covariance = np.linalg.inv(_hessian(result.x, lo, hi, x, w))
     except np.linalg.LinAlgError:
-        variance = np.nan
+        covariance = np.full((len(theta0), len(theta0)), np.nan)
+    variance = float(covariance[0, 0])
     if not variance > 0:  # a flat likelihood: many curves fit equally well
         return _unfitted(games)
     se = float(np.sqrt(variance))
     z = _z(level)
+    slope, se_slope = ((float(result.x[2]), float(np.sqrt(max(covariance[2, 2], 0.0))))
+                       if with_slope else (np.nan, np.nan))
     return LogisticFit(float(location), scale, se, float(location - z * se), float(location + z * se),
-                       games, float(-result.fun), True)
+                       games, float(-result.fun), True, slope, se_slope)
 
 
 def bootstrap_location(lower, upper, weights=None, *, n_boot: int, seed: int,
-                       level: float = DEFAULT_LEVEL, fit: LogisticFit | None = None) -> tuple[float, float]:
+                       level: float = DEFAULT_LEVEL, fit: LogisticFit | None = None,
+                       covariate=None) -> tuple[float, float]:
     """Percentile bootstrap interval of the fitted location (fair komi).
 
     Games are resampled with replacement (multinomial counts over the distinct
@@ -201,15 +227,16 @@ def bootstrap_location(lower, upper, weights=None, *, n_boot: int, seed: int,
     >>> bool(low < 5.0 < high)
     True
     """
-    lo, hi, w = compress_intervals(lower, upper, weights)
-    fit = fit if fit is not None else fit_logistic(lo, hi, w)
+    lo, hi, x, w = compress_intervals(lower, upper, weights, covariate)
+    x = None if covariate is None else x
+    fit = fit if fit is not None else fit_logistic(lo, hi, w, covariate=x)
     if not fit.converged or n_boot <= 0:
         return np.nan, np.nan
     total = int(round(w.sum()))
     rng = np.random.default_rng(seed)
     draws = rng.multinomial(total, w / w.sum(), size=n_boot)
-    locations = np.array([fit_logistic(lo, hi, d, start=(fit.location, fit.scale)).location
-                          for d in draws])
+    start = (fit.location, fit.scale) + (() if x is None else (fit.slope,))
+    locations = np.array([fit_logistic(lo, hi, d, covariate=x, start=start).location for d in draws])
     if np.isnan(locations).all():
         return np.nan, np.nan
     tail = (1 - level) / 2 * 100
@@ -231,9 +258,9 @@ def _start(lo: np.ndarray, hi: np.ndarray, w: np.ndarray) -> tuple[float, float]
     return centre, max(spread * np.sqrt(3) / np.pi, 1.0)
 
 
-def _negative_log_likelihood(theta, lo, hi, w):
-    location, log_scale = theta
-    scale = np.exp(log_scale)
+def _negative_log_likelihood(theta, lo, hi, x, w):
+    location = theta[0] + (theta[2] * x if len(theta) > 2 else 0.0)
+    scale = np.exp(theta[1])
     z_lo, z_hi = (lo - location) / scale, (hi - location) / scale
     in_upper_tail = z_lo > 0
     p = np.where(in_upper_tail, expit(-z_lo) - expit(-z_hi), expit(z_hi) - expit(z_lo))
@@ -242,16 +269,20 @@ def _negative_log_likelihood(theta, lo, hi, w):
     zf_lo = np.where(np.isfinite(z_lo), z_lo, 0.0) * f_lo  # z·f(z) → 0 at an open end
     zf_hi = np.where(np.isfinite(z_hi), z_hi, 0.0) * f_hi
     value = -np.sum(w * np.log(p))
-    gradient = np.array([np.sum(w * (f_hi - f_lo) / p) / scale, np.sum(w * (zf_hi - zf_lo) / p)])
-    return value, gradient
+    per_location = w * (f_hi - f_lo) / p / scale
+    gradient = [np.sum(per_location), np.sum(w * (zf_hi - zf_lo) / p)]
+    if len(theta) > 2:
+        gradient.append(np.sum(per_location * x))
+    return value, np.array(gradient)
 
 
-def _hessian(theta, lo, hi, w, step: float = 1e-5) -> np.ndarray:
+def _hessian(theta, lo, hi, x, w, step: float = 1e-5) -> np.ndarray:
     """Central differences of the analytic gradient, symmetrised."""
-    hessian = np.empty((2, 2))
-    for i in range(2):
-        shift = np.zeros(2)
+    size = len(theta)
+    hessian = np.empty((size, size))
+    for i in range(size):
+        shift = np.zeros(size)
         shift[i] = step
-        hessian[:, i] = (_negative_log_likelihood(theta + shift, lo, hi, w)[1]
-                         - _negative_log_likelihood(theta - shift, lo, hi, w)[1]) / (2 * step)
+        hessian[:, i] = (_negative_log_likelihood(theta + shift, lo, hi, x, w)[1]
+                         - _negative_log_likelihood(theta - shift, lo, hi, x, w)[1]) / (2 * step)
     return (hessian + hessian.T) / 2

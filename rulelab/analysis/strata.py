@@ -41,14 +41,16 @@ def era_of(years: pd.Series) -> pd.Series:
     --------
     >>> era_of(pd.Series([1941, 1975, 2002, None])).tolist()
     ['≤1954', '1975–2001', '2002–2015', 'unknown']
+    >>> era_of(pd.Series([1980, None], dtype="Int64")).tolist()
+    ['1975–2001', 'unknown']
     """
     labels = [label for _, _, label in ERAS] + [UNKNOWN]
     years = pd.to_numeric(years, errors="coerce")
     out = np.full(len(years), UNKNOWN, dtype=object)
+    values = years.astype(float).to_numpy()  # nullable years: missing ones become NaN, in no era
     for first, last, label in ERAS:
-        inside = years.ge(first if first is not None else -np.inf)
-        inside &= years.le(last if last is not None else np.inf)
-        out[inside.to_numpy()] = label
+        inside = (values >= (first if first is not None else -np.inf)) & (values <= (last if last is not None else np.inf))
+        out[inside] = label
     return pd.Series(pd.Categorical(out, categories=labels, ordered=True), index=years.index)
 
 
@@ -74,6 +76,31 @@ def rank_band(black_rank: pd.Series, white_rank: pd.Series,
     out = labels[np.where((black < 0) | (white < 0), len(RANK_BANDS), weaker)]
     categories = list(RANK_BANDS) + [UNKNOWN]
     return pd.Series(pd.Categorical(out, categories=categories, ordered=True), index=black_rank.index)
+
+
+def rank_gap(black_rank: pd.Series, white_rank: pd.Series) -> pd.Series:
+    """Black's rank minus White's, in rank steps (one kyu, dan or professional dan each;
+    1k and 1d are one step apart); NaN where either rank is unreadable or the two are of
+    different kinds (an amateur against a professional has no common scale).
+
+    Examples
+    --------
+    >>> rank_gap(pd.Series(["6d", "2k", "9p", "5d", None]), pd.Series(["7d", "1d", "3p", "4p", "3d"])).tolist()
+    [-1.0, -2.0, 6.0, nan, nan]
+    """
+    black, black_pro = _rank_steps(black_rank)
+    white, white_pro = _rank_steps(white_rank)
+    return pd.Series(np.where(black_pro == white_pro, black - white, np.nan), index=black_rank.index)
+
+
+def _rank_steps(ranks: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Per rank, its place on the amateur scale (1k = 0, 1d = 1) or among professional dan,
+    and whether it is professional; NaN when unreadable."""
+    found = ranks.astype("string").str.extract(_RANK)
+    number = pd.to_numeric(found[0], errors="coerce").to_numpy(dtype=float)
+    kind = found[1].str.lower().str[0].fillna("").to_numpy(dtype=object)
+    steps = np.select([kind == "k", kind == "d", kind == "p"], [1 - number, number, number], np.nan)
+    return steps, kind == "p"
 
 
 def _band_index(ranks: pd.Series, professional: np.ndarray) -> np.ndarray:
@@ -122,7 +149,7 @@ def game_strata(games: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        ``game_id``, ``year`` and the stratum columns.
+        ``game_id``, ``year``, the stratum columns and ``rank_gap`` (:func:`rank_gap`).
 
     Examples
     --------
@@ -131,7 +158,7 @@ def game_strata(games: pd.DataFrame) -> pd.DataFrame:
     ...     "black_rank": ["9p"], "white_rank": ["9p"]})
     >>> game_strata(games).iloc[0].to_dict()  # doctest: +NORMALIZE_WHITESPACE
     {'game_id': 'g1', 'year': 1985.0, 'source': 'unknown', 'board': '19x19', 'handicap': 0,
-     'era': '1975–2001', 'komi_in_force': '5.5', 'rank_band': 'pro'}
+     'era': '1975–2001', 'komi_in_force': '5.5', 'rank_band': 'pro', 'rank_gap': 0.0}
     """
     require_columns(games, ["game_id", "source", "board_rows", "board_cols", "handicap",
                             "year", "komi", "black_rank", "white_rank"], "games")
@@ -148,6 +175,7 @@ def game_strata(games: pd.DataFrame) -> pd.DataFrame:
         "komi_in_force": _numeric_labels(pd.DataFrame({"komi": komi}), "{komi:g}"),
         "rank_band": rank_band(games["black_rank"], games["white_rank"],
                                games["source"].isna() | games["source"].isin(PROFESSIONAL_COLLECTIONS)).array,
+        "rank_gap": rank_gap(games["black_rank"], games["white_rank"]).to_numpy(float),
     })
 
 

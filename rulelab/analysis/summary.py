@@ -13,21 +13,21 @@ import numpy as np
 import pandas as pd
 
 from rulelab.analysis.divergence import COMMON_KOMI, compared_rows
-from rulelab.analysis.findings import (MAIN_RULESETS, OUTLIER_POINTS, TRUSTED_CONFIDENCE,
-                                       TRUSTED_METHODS, black_win_rates, cause_shares, pair_rates)
+from rulelab.analysis.findings import (MAIN_RULESETS, TRUSTED_CONFIDENCE, TRUSTED_METHODS,
+                                       black_win_rates, cause_shares, pair_rates)
+from rulelab.analysis.selection import OUTLIER_POINTS
 from rulelab.analysis.komi import fair_komi
 from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.report import Section, Text, Workspace
 from rulelab.analysis.stats import wilson_interval
-from rulelab.rules import PRESETS
+from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS
 
 if TYPE_CHECKING:
     from rulelab.analysis.shared import ReportTables
 
 CAUSE_WORDS = {
-    "komi": "komi (the rulesets' standard komi differ)",
-    "handicap_bonus": "handicap compensation (points White receives per handicap stone)",
-    "handicap_stones": "handicap stones (area counts them as Black's stones)",
+    "komi": "komi (the komi the rulesets give the game differ)",
+    "handicap": "handicap (White's compensation against the handicap stones area counting sees, net)",
     "moves": "stones placed in play (who placed the last stone, and passes: the parity of area counting)",
     "dame_filling": "dame filled before an area count",
     "seki_eyes": "seki eyes (counted by area rules, refused by Japanese rules)",
@@ -36,6 +36,7 @@ CAUSE_WORDS = {
     "group_tax": "group tax (stone scoring's two points per living group)",
     "unexplained": "unexplained",
     "tie_break": "the tie-break rule (Ing: Black wins at margin 0)",
+    "combined": "several parts together, none alone",
 }
 """Each main cause in words, for the findings' prose."""
 
@@ -51,7 +52,11 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
         f"Benson's pass-alive proof), or from an estimate on a finished position with confidence "
         f"≥ {TRUSTED_CONFIDENCE:g}: {len(trusted):,} of the "
         f"{len(settled):,} settled games here. 'The record' is what the SGF file itself says "
-        "(result, komi). Intervals are 95% (Wilson for shares, Wald for fair komi).")]
+        "(result, komi). Intervals are 95% (Wilson for shares, Wald for fair komi). A game whose "
+        "count under the record's own rules misses the recorded margin by more than "
+        f"{OUTLIER_POINTS:g} points is a misread group or a record that does not say what was "
+        "counted, not a rule difference: it is left out of every comparison and every komi fit "
+        f"({len(tables.outliers):,} such games here).")]
     present = [r for r in MAIN_RULESETS if r in set(scores["ruleset"])]
     figures = {"rates": [], "causes": []}
     for subset, label, keep in (("all", "all settled games", settled),
@@ -63,11 +68,17 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
             blocks.append(Text(f"On {label}: not shown, since fewer than two of "
                                f"{', '.join(MAIN_RULESETS)} were scored."))
             continue
+        if subset == "trusted" and keep.equals(settled):
+            blocks.append(Text("Every settled game is trusted here: the figures above are the trusted "
+                               "games' too."))
+            continue
         chosen = scores[scores["game_id"].isin(keep)]
         rates, causes = pair_rates(chosen, games), cause_shares(chosen, games)
         figures["rates"].append(rates.assign(subset=subset))
         figures["causes"].append(causes.assign(subset=subset))
         blocks += [Text(t) for t in _divergence_sentences(rates, causes, present, label)]
+        if subset == "all" and len(tables.outliers):
+            blocks.append(Text(_sensitivity_sentence(scores, games, rates, present)))
     blocks.append(Text(_playout_sentence(scores, games)))
     blocks += [Text(t) for t in _komi_sentences(tables)]
     blocks.append(Text(_trust_sentence(tables, settled)))
@@ -106,17 +117,17 @@ def _divergence_sentences(rates: pd.DataFrame, causes: pd.DataFrame, present: li
         row = whole.loc[(basis, pair)]
         return _share(row["disagreements"], int(row["games"]))
 
-    standard, common = whole.loc[("standard", "any")], whole.loc[("common", "any")]
+    own = next(b for b in dict.fromkeys(whole.index.get_level_values("komi_basis")) if b != "common")
+    standard, common = whole.loc[(own, "any")], whole.loc[("common", "any")]
     names = " and ".join([", ".join(r.title() for r in present[:-1]), present[-1].title()])
-    komi = ", ".join(f"{PRESETS[r].komi:g}" for r in present)
     text = (f"On {label} ({int(standard['games']):,}), {names} rules name different winners on "
-            f"{int(standard['disagreements']):,} games, {rate('standard', 'any')}, each at its standard "
-            f"komi ({komi}); at one common komi of {COMMON_KOMI:g}, where only the counting differs, "
+            f"{int(standard['disagreements']):,} games, {rate(own, 'any')}, {basis_words(own, present)}; "
+            f"at one common komi of {COMMON_KOMI:g}, where only the counting differs, "
             f"on {int(common['disagreements']):,}, {rate('common', 'any')}.")
     pairs = [p for p in dict.fromkeys(whole.index.get_level_values("pair")) if p != "any"]
     if len(pairs) > 1:
-        text += " By pair (standard → common komi): " + "; ".join(
-            f"{p.replace('–', ' vs ')} {rate('standard', p)} → {rate('common', p)}" for p in pairs) + "."
+        text += f" By pair ({own} → common komi): " + "; ".join(
+            f"{p.replace('–', ' vs ')} {rate(own, p)} → {rate('common', p)}" for p in pairs) + "."
     bands = rates[(rates["komi_basis"] == "common") & (rates["pair"] == "any") & (rates["band"] != "all")]
     bands = bands[bands["games"] > 0]
     if not bands.empty:
@@ -127,13 +138,37 @@ def _divergence_sentences(rates: pd.DataFrame, causes: pd.DataFrame, present: li
     if not causes.empty and causes["disagreements"].sum() > 0:
         parts = []
         for basis, rows in causes.groupby("komi_basis", sort=False):
-            label_basis = "at standard komi" if basis == "standard" else f"at komi {COMMON_KOMI:g}"
-            top = "; ".join(f"{CAUSE_WORDS.get(row.main_cause, row.main_cause)} {row.share:.0%}"
+            label_basis = f"at komi {COMMON_KOMI:g}" if basis == "common" else f"at {basis} komi"
+            top = "; ".join(f"{CAUSE_WORDS.get(row.main_cause, row.main_cause)} {row.share:.0%} ({row.pairs})"
                             for row in rows.head(3).itertuples())
             parts.append(f"{label_basis} ({int(rows['disagreements'].sum()):,} game × pair "
                          f"disagreements): {top}")
-        sentences.append("Why, by main cause (the part that moved the margin most): " + "; and ".join(parts) + ".")
+        sentences.append("Why, by main cause (the part whose removal alone gives the other ruleset's winner): " + "; and ".join(parts) + ".")
     return sentences
+
+
+def _sensitivity_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFrame,
+                          present: list[str]) -> str:
+    """The disagreement rate of ``present`` with the outliers kept, beside the rate without them."""
+    kept = pair_rates(scores, games, present, keep_outliers=True)
+    pick = lambda table: table[(table["komi_basis"] != "common") & (table["pair"] == "any")  # noqa: E731
+                               & (table["band"] == "all")].iloc[0]
+    without, with_them = pick(rates), pick(kept)
+    return (f"Sensitivity: keeping the {int(with_them['games'] - without['games']):,} settled games whose "
+            f"count misses the record by more than {OUTLIER_POINTS:g} points, the rulesets would name "
+            f"different winners on {_share(with_them['disagreements'], int(with_them['games']))} of "
+            f"{int(with_them['games']):,} games, against {_share(without['disagreements'], int(without['games']))} "
+            "without them.")
+
+
+def basis_words(basis: str, rulesets) -> str:
+    """How the compared rows of a komi basis were counted, in words."""
+    if basis == "user":
+        return "each at the komi the run was asked for (--komi)"
+    even = ", ".join(f"{PRESETS[r].komi:g}" for r in rulesets if r in PRESETS)
+    handicap = ", ".join(f"{PRESETS[r].handicap_komi:g}" for r in rulesets if r in PRESETS)
+    return (f"each at the komi it gives the game (even games {even}; handicap games {handicap}, "
+            "with each ruleset's compensation)")
 
 
 def _playout_sentence(scores: pd.DataFrame, games: pd.DataFrame) -> str:
@@ -155,33 +190,70 @@ def _playout_sentence(scores: pd.DataFrame, games: pd.DataFrame) -> str:
             "the liberties shared in a seki evenly, which leaves the margin where it was.")
 
 
+MIN_EQUAL_RANK_GAMES = 100
+"""Even games between equal ranks needed for their fair komi to be the headline."""
+
+
 def _komi_sentences(tables: "ReportTables") -> list[str]:
     even, board = tables.even_outcomes, tables.main_board
     records = even[even["ruleset"] == RECORD]
     rates = black_win_rates(records)
+    equal = black_win_rates(records[records["rank_gap"] == 0]).set_index("komi")
     sentences = []
     if rates.empty:
         sentences.append(f"Black's win rate: not shown, since no komi value has 10 or more decided "
                          f"even {board} games.")
     else:
         top = rates.nlargest(4, "games").sort_values("komi")
+
+        def at(row) -> str:
+            text = f"at komi {row.komi:g}, {_share(row.black, int(row.games))} of {int(row.games):,} decided games"
+            if row.komi in equal.index:
+                same = equal.loc[row.komi]
+                text += f" (between equal ranks {_share(same['black'], int(same['games']))} of {int(same['games']):,})"
+            return text
+
         sentences.append(f"Black's win rate in the records' own results, even {board} games (a "
-                         "draw counts half): " + "; ".join(
-                             f"at komi {row.komi:g}, {_share(row.black, int(row.games))} of "
-                             f"{int(row.games):,} decided games" for row in top.itertuples()) + ".")
+                         "draw counts half): " + "; ".join(at(row) for row in top.itertuples()) + ".")
     fits = _fit_text(tables.even_fits)
     trusted = tables.even_outcomes[tables.even_outcomes["game_id"].isin(tables.trusted)]
     trusted_fits = _fit_text(fair_komi(trusted)) if not trusted.empty else ""
     if fits:
         text = (f"Fair komi — the komi at which Black would win half the even {board} games, fitted "
-                "to counted margins and to resignations as bounds: " + fits + ".")
+                "to counted margins and to resignations as bounds. On all even games: " + fits + ".")
         text += (f" On the trusted games: {trusted_fits}." if trusted_fits
                  else " The trusted games are too few to fit.")
-        sentences.append(text + " " + outlier_rule(tables))
+        sentences += [text, strength_sentence(tables), outlier_rule(tables)]
     else:
         sentences.append(f"Fair komi: not shown, since the even {board} games cannot pin a win-rate "
                          "curve down.")
     return sentences
+
+
+def strength_sentence(tables: "ReportTables") -> str:
+    """Fair komi between equal ranks and with the rank gap as a covariate, and which figure
+    is the headline and why."""
+    games = tables.even_outcomes.drop_duplicates("game_id")
+    ranked, equal = int(games["rank_gap"].notna().sum()), int((games["rank_gap"] == 0).sum())
+    equal_fits, adjusted = _fit_text(tables.equal_rank_fits), _fit_text(tables.rank_adjusted_fits, slope=True)
+    if not ranked:
+        return ("Strength: no even game here records both players' ranks, so the fair komi above is "
+                "the headline and cannot be separated from who takes White (on servers the stronger "
+                "player usually does).")
+    text = (f"Strength: {ranked:,} of the {len(games):,} even games record both ranks, {equal:,} "
+            "between equal ranks.")
+    if equal >= MIN_EQUAL_RANK_GAMES and equal_fits:
+        text += (f" Headline — fair komi between equal ranks, where no rank gap can lean on the "
+                 f"result (on servers the stronger player usually takes White, so the figure on all "
+                 f"even games measures rank gaps as much as komi): {equal_fits}.")
+    else:
+        text += (f" Too few equal-rank games to stand alone (fewer than {MIN_EQUAL_RANK_GAMES}"
+                 + (f"; {equal_fits}" if equal_fits else "") + "): the figure on all even games stays "
+                 "the headline, read beside the covariate fit.")
+    if adjusted:
+        text += (f" With the rank gap (Black's rank minus White's) as a covariate, on every ranked "
+                 f"even game: {adjusted}.")
+    return text
 
 
 def outlier_rule(tables: "ReportTables") -> str:
@@ -207,11 +279,12 @@ def _converged(fits: pd.DataFrame) -> dict[str, pd.Series]:
     return {row["ruleset"]: row for _, row in rows.iterrows()}
 
 
-def _fit_text(fits: pd.DataFrame) -> str:
+def _fit_text(fits: pd.DataFrame, slope: bool = False) -> str:
     rows = fits[(fits["variant"] == "counted+censored") & fits["converged"].astype(bool)]
     return "; ".join(
         f"{'recorded results' if row.ruleset == RECORD else row.ruleset + ' counting'} "
-        f"{row.fair_komi:.1f} points ({row.ci_low:.1f}–{row.ci_high:.1f}, {int(row.games):,} games)"
+        f"{row.fair_komi:.1f} points ({row.ci_low:.1f}–{row.ci_high:.1f}, {int(row.games):,} games"
+        + (f"; {row.slope:+.1f} points per rank step" if slope else "") + ")"
         for row in rows.itertuples())
 
 
@@ -252,7 +325,9 @@ def model_section(tables: "ReportTables", out: Workspace) -> Section:
     rulesets = [r for r in tables.standard_komi if r in PRESETS]
     table = pd.DataFrame([{
         "ruleset": r, "scoring": PRESETS[r].scoring, "standard komi": PRESETS[r].komi,
+        "handicap komi": PRESETS[r].handicap_komi,
         "handicap compensation": {"N": "N points", "N-1": "N−1 points", "0": "none"}[PRESETS[r].handicap_bonus],
+        "handicap convention": HANDICAP_CONVENTIONS[r],
         "tie at margin 0": "Black wins" if PRESETS[r].tie_break == "black" else "draw",
         "seki eyes": "refused" if PRESETS[r].seki_tax == "seki" else
                      "taxed with every group" if PRESETS[r].seki_tax == "all" else "counted",
@@ -268,8 +343,10 @@ def model_section(tables: "ReportTables", out: Workspace) -> Section:
              "on KGS and wherever the source is unknown, filled alternately on Fox (dame policy "
              f"{dame_policies(tables)}). "
              "Territory rules refuse the points that protective moves still owed would fill (J1989 "
-             "Art. 9) and the eyes of groups in seki (Art. 8); area rules count both. Handicap "
-             "compensation, tie rules and komi per ruleset are in the table below. Margins are Black "
+             "Art. 9) and the eyes of groups in seki (Art. 8); area rules count both. A game of two "
+             "handicap stones or more is counted at the komi and with the compensation its ruleset "
+             "gives handicap games; tie rules and komi per ruleset are in the table below, each "
+             "handicap convention with its source. Margins are Black "
              "− White in points; the margin before komi is the count before komi is taken off."),
     ]
     if not table.empty:

@@ -9,7 +9,7 @@ from analysis_tables import collection, score_row
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulelab.analysis import CAUSES, attribute, cause_summary, clearest_examples, ledger
+from rulelab.analysis import CAUSES, PARTS, attribute, cause_summary, clearest_examples, ledger
 
 
 def parts_of(table, game, a, b):
@@ -19,7 +19,7 @@ def parts_of(table, game, a, b):
 
 
 def nonzero(row) -> dict:
-    return {c: row[c] for c in CAUSES if row[c] != 0}
+    return {c: row[f"part_{c}"] for c in CAUSES if row[f"part_{c}"] != 0}
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +30,8 @@ def table():
 
 def test_parts_add_up_exactly_and_nothing_is_unexplained(table):
     assert len(table) == 13
-    assert (table[list(CAUSES)].sum(axis=1) == table["difference"]).all()
-    assert (table["unexplained"] == 0).all()
+    assert (table[list(PARTS)].sum(axis=1) == table["difference"]).all()
+    assert (table["part_unexplained"] == 0).all()
 
 
 @pytest.mark.parametrize("game, a, b, expected, cause", [
@@ -41,10 +41,9 @@ def test_parts_add_up_exactly_and_nothing_is_unexplained(table):
     # two seki eyes count under area scoring only; komi goes the other way
     ("g_seki", "chinese", "japanese", {"komi": -1.0, "seki_eyes": 2.0}, "seki_eyes"),
     # Chinese gives White 2 points for 2 handicap stones, Ing (as preset here) none
-    ("g_handicap", "chinese", "ing", {"komi": 0.5, "handicap_bonus": -2.0}, "handicap_bonus"),
+    ("g_handicap", "chinese", "ing", {"komi": 0.5, "handicap": -2.0}, "handicap"),
     # area counts the 2 handicap stones and Black's last stone; territory does not
-    ("g_handicap", "ing", "japanese", {"komi": -1.5, "handicap_stones": 2.0, "moves": 1.0},
-     "handicap_stones"),
+    ("g_handicap", "ing", "japanese", {"komi": -1.5, "handicap": 2.0, "moves": 1.0}, "handicap"),
     # Tromp–Taylor leaves two dead stones on the board: their region turns neutral
     ("g_dead", "chinese", "tromp-taylor", {"dead_stones": 8.0}, "dead_stones"),
 ])
@@ -101,7 +100,7 @@ def test_a_margin_the_breakdown_cannot_explain_is_kept_apart():
     entries = ledger(pd.DataFrame(rows))
     assert entries.unexplained.tolist() == [2.0, 0.0]
     row = attribute(pd.DataFrame(rows), only_disagreeing=False).iloc[0]
-    assert row.unexplained == 2.0 and row[list(CAUSES)].sum() == row.difference
+    assert row.part_unexplained == 2.0 and row[list(PARTS)].sum() == row.difference
 
 
 def test_summary_and_clearest_examples(table):
@@ -110,14 +109,15 @@ def test_summary_and_clearest_examples(table):
     assert (seki.games, seki.mean_part) == (1, 2.0)
     examples = clearest_examples(table, per_cause=1)
     assert examples.cause.tolist() == sorted(set(table.main_cause))
-    handicap = examples[examples.cause == "handicap_stones"].iloc[0]
-    assert handicap.clarity == pytest.approx(2 / 3)  # moves moved 1 point alongside
+    handicap = examples[examples.cause == "handicap"].iloc[0]
+    # Chinese against Ing: the compensation alone (against Japanese, moves moved a point alongside)
+    assert (handicap.ruleset_b, handicap.clarity) == ("ing", 1.0)
 
 
 def test_empty_or_single_ruleset_tables_give_an_empty_attribution():
     rows = [score_row("g", "chinese", "area", 7.5, stones=(45, 30))]
     assert attribute(pd.DataFrame(rows)).empty
-    assert list(attribute(pd.DataFrame(rows)).columns)[-1] == "main_cause"
+    assert list(attribute(pd.DataFrame(rows)).columns)[-2:] == ["main_cause", "combined_causes"]
 
 
 counts = st.tuples(st.integers(0, 180), st.integers(0, 180))
@@ -139,8 +139,8 @@ def test_parts_always_add_up_exactly(counts, first, second, handicap):
     games = pd.DataFrame({"game_id": ["g"], "status": ["ok"], "handicap": [handicap]})
     row = attribute(rows, games, only_disagreeing=False).iloc[0]
     margins = rows.set_index("ruleset")["margin"]
-    assert row[list(CAUSES)].sum() == row.difference == margins[row.ruleset_a] - margins[row.ruleset_b]
-    assert row.unexplained == 0
+    assert row[list(PARTS)].sum() == row.difference == margins[row.ruleset_a] - margins[row.ruleset_b]
+    assert row.part_unexplained == 0
 
 
 @pytest.mark.slow
@@ -173,17 +173,46 @@ def test_the_ledger_explains_every_breakdown_of_the_scorer():
     games = scores.groupby("game_id", sort=True)["handicap"].first().reset_index().assign(status="ok")
     assert (ledger(scores, games)["unexplained"] == 0).all()
     table = attribute(scores, games, only_disagreeing=False)
-    assert (table[list(CAUSES)].sum(axis=1) == table["difference"]).all()
-    assert (table["unexplained"] == 0).all()
-    assert {"handicap_bonus", "dead_stones", "group_tax"} <= set(table.main_cause.dropna())
+    assert (table[list(PARTS)].sum(axis=1) == table["difference"]).all()
+    assert (table["part_unexplained"] == 0).all()
+    assert {"handicap", "dead_stones", "group_tax"} <= set(table.main_cause.dropna())
 
 
 def test_at_one_common_komi_only_the_counting_rules_remain():
     games, scores = collection()
     common = attribute(scores, games, komi_basis="common")
-    assert set(common.komi_basis) == {"common"} and (common["komi"] == 0).all()
-    assert (common[list(CAUSES)].sum(axis=1) == common["difference"]).all()
+    assert set(common.komi_basis) == {"common"} and (common["part_komi"] == 0).all()
+    assert (common[list(PARTS)].sum(axis=1) == common["difference"]).all()
     pairs = set(zip(common.game_id, common.ruleset_a, common.ruleset_b))
     assert ("g_last_dame", "chinese", "japanese") not in pairs  # komi alone separated them
     row = parts_of(common, "g_seki", "chinese", "japanese")
     assert (nonzero(row), row.main_cause) == ({"seki_eyes": 2.0}, "seki_eyes")
+
+
+def test_the_main_cause_is_the_part_whose_removal_gives_the_other_verdict(table):
+    disagreeing = table[table.main_cause.isin(CAUSES)]
+    for row in disagreeing.itertuples():
+        rest = row.margin_a - getattr(row, f"part_{row.main_cause}")
+        assert (rest > 0 and row.winner_b == "B") or (rest < 0 and row.winner_b == "W") or rest == 0
+
+
+def test_parts_that_cancel_by_design_are_one_mechanism():
+    """A two-stone game counted by area with compensation N against territory, at one komi:
+    the 2 stones and the 2 points cancel, and the flip comes from Black's last stone."""
+    counts = dict(stones=(42, 36), surrounded=(3, 0), prisoners=(5, 2))
+    rows = [score_row("g", "chinese", "area", 6.5, handicap_bonus=2, **counts),
+            score_row("g", "japanese", "territory", 6.5, **counts)]
+    games = pd.DataFrame({"game_id": ["g"], "status": ["ok"], "handicap": [2]})
+    assert ledger(pd.DataFrame(rows), games)[["handicap_bonus", "handicap_stones"]].iloc[0].tolist() == [-2, 2]
+    row = attribute(pd.DataFrame(rows), games).iloc[0]
+    assert (row.winner_a, row.winner_b, nonzero(row), row.main_cause) == ("B", "W", {"moves": 1.0}, "moves")
+
+
+def test_no_single_part_flips_the_verdict_then_the_cause_is_combined():
+    # Chinese W+0.5 against Japanese B+1.5: komi −1 and one seki eye each way of 1 point
+    frame = pd.DataFrame({"difference": [-2.0], "margin_a": [-0.5], "winner_a": ["W"], "winner_b": ["B"],
+                          "part_komi": [-1.0], "part_seki_eyes": [-1.0]}).reindex(
+        columns=["difference", "margin_a", "winner_a", "winner_b", *PARTS], fill_value=0.0)
+    from rulelab.analysis.attribution import main_cause
+    cause, combined = main_cause(frame.assign(margin_a=-1.5))
+    assert (cause.item(), combined.item()) == ("combined", "komi+seki_eyes")

@@ -5,8 +5,9 @@ import pytest
 from analysis_tables import collection, score_row, write_run
 
 from rulelab.analysis.conventions import convention_agreement
-from rulelab.analysis.findings import (OUTLIER_POINTS, black_win_rates, cause_shares, pair_rates,
-                                       record_gaps, trusted_games)
+from rulelab.analysis.selection import OUTLIER_POINTS, record_gaps
+from rulelab.analysis.findings import (black_win_rates, cause_shares, pair_rates,
+                                       trusted_games)
 from rulelab.analysis.report import write_section
 
 
@@ -67,9 +68,10 @@ def test_findings_state_numbers_with_intervals(tmp_path):
     text = write_section("findings", run, tmp_path / "out", n_boot=0, n_boot_fit=0).read_text()
     assert "Chinese, Japanese and Ing rules name different winners on 3 games, 60.0% (23.1%–88.2%)" in text
     assert "at one common komi of 7.5, where only the counting differs, on 2, 40.0%" in text
-    assert "On the trusted games (5)" in text  # every constructed game has markup
+    assert "Every settled game is trusted here" in text  # every constructed game has markup
+    assert "On the trusted games (5)" not in text  # so their figures are not said twice
     assert "Tromp–Taylor and Chinese counting" in text
-    assert "komi (the rulesets' standard komi differ)" in text
+    assert "komi (the komi the rulesets give the game differ)" in text
 
 
 def test_conventions_say_which_handicap_and_owed_points_records_follow():

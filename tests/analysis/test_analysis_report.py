@@ -85,7 +85,7 @@ def test_one_part_writes_its_files_and_markdown(run, tmp_path):
     path = write_section("attribution", run, tmp_path)
     assert path.name == "attribution.md"
     table = pd.read_csv(tmp_path / "attribution.csv")
-    assert len(table[table.komi_basis == "standard"]) == 13 and (table.unexplained == 0).all()
+    assert len(table[table.komi_basis == "standard"]) == 13 and (table.part_unexplained == 0).all()
     assert "Largest gap between the sum of the parts and the difference: 0 points" in path.read_text()
     with pytest.raises(InputError, match="report part must be one of"):
         write_section("everything", run, tmp_path)
