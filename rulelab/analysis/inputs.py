@@ -17,6 +17,7 @@ import pandas as pd
 from rulelab.errors import InputError
 from rulelab.store.layout import MANIFEST_FILE, OPTIONAL_TABLES, RUN_TABLES
 from rulelab.store.life import LIFE_SCHEMA
+from rulelab.store.positions import COUNTED_KINDS
 from rulelab.store.tables import read_provenance
 
 
@@ -58,10 +59,6 @@ def analysable_games(games: pd.DataFrame) -> pd.DataFrame:
     if "duplicate_of" in games.columns:
         keep &= games["duplicate_of"].isna()
     return games.loc[keep].drop_duplicates("game_id")
-
-
-COUNTED_KINDS = ("counted", "draw")
-"""Result kinds of games the players counted to the end."""
 
 
 def counted_games(games: pd.DataFrame) -> pd.Index:

@@ -33,7 +33,7 @@ from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played
 from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points, score_all
 from rulelab.store.layout import GAMES_FILE, LIFE_FILE, MANIFEST_FILE, SCORES_FILE
 from rulelab.store.life import LIFE_SCHEMA, life_row
-from rulelab.store.positions import POSITION_COLUMNS, position_from_row
+from rulelab.store.positions import COUNTED_KINDS, POSITION_COLUMNS, position_from_row
 from rulelab.store.tables import read_frame, read_provenance, write_json_atomic
 
 def _scores_schema() -> pa.Schema:
@@ -146,7 +146,8 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
             classes = classify_points(position, verdict)
             scored = score_game(position, counted, life=life, record=record, komi=komi,
                                 verdict=verdict, classes=classes)
-            lives.append(life_row(row["game_id"], verdict, classes))
+            lives.append(life_row(row["game_id"], verdict, classes,
+                                  counted=row["result_kind"] in COUNTED_KINDS))
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
             scored = failed_scores(counted, record, error, komi)
@@ -238,7 +239,7 @@ def scores_stage(rulesets: Sequence[Ruleset], life: str, komi: float | None,
     return Stage("scores", SCORES_SCHEMA,
                  partial(_score_batch, rulesets=rulesets, life=life, komi=komi,
                          assume_rules=assume_rules, playout=playout, seed=seed),
-                 options, environment(), reads=tuple(POSITION_COLUMNS),
+                 options, environment(), reads=(*POSITION_COLUMNS, "result_kind"),
                  beside=(("life", LIFE_SCHEMA),))
 
 

@@ -42,6 +42,7 @@ LIFE_SCHEMA = pa.schema([
     ("life_method", pa.string()),
     ("life_confidence", pa.float64()),
     ("finished", pa.bool_()),
+    ("settled", pa.bool_()),
     ("unsettled", pa.int32()),
     ("flags", pa.list_(pa.string())),
     ("duplicate_of", pa.string()),
@@ -65,9 +66,13 @@ class StoredLife(Life):
     """Rule cases the position raises (e.g. ``'bent_four_in_the_corner'``)."""
 
 
-def life_row(game_id: str, verdict, analysis) -> dict:
+def life_row(game_id: str, verdict, analysis, counted: bool = False) -> dict:
     """The life-table row of a game from its verdict (a :class:`rulelab.life.LifeVerdict`)
-    and the scorer's analysis under it (a :class:`rulelab.scoring.PointClasses`)."""
+    and the scorer's analysis under it (a :class:`rulelab.scoring.PointClasses`).
+
+    ``settled`` says the game reached its end — the life layer calls the position finished,
+    or the players ``counted`` it — so that a verdict on a board that never ended (a game
+    resigned mid-fight, whose 'seki' may be a fight) is not read as one that did."""
     rows, cols = analysis.classes.shape
 
     def packed(mask) -> bytes:
@@ -77,7 +82,8 @@ def life_row(game_id: str, verdict, analysis) -> dict:
             "dead": packed(verdict.dead), "seki": packed(analysis.seki),
             "proven": packed(verdict.proven), "classes": packed(analysis.classes),
             "life_method": verdict.method, "life_confidence": float(verdict.confidence),
-            "finished": bool(verdict.finished), "unsettled": int(verdict.unsettled),
+            "finished": bool(verdict.finished), "settled": bool(verdict.finished) or bool(counted),
+            "unsettled": int(verdict.unsettled),
             "flags": list(verdict.flags), "duplicate_of": None}
 
 

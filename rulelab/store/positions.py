@@ -11,6 +11,9 @@ import pandas as pd
 from rulelab.position import BLACK, EMPTY, WHITE, Position
 
 COLOUR = {"B": BLACK, "W": WHITE, None: EMPTY}
+COUNTED_KINDS = ("counted", "draw")
+"""Result kinds of games the players counted to the end."""
+
 POSITION_COLUMNS = [
     "game_id", "status", "board", "board_rows", "board_cols", "territory_marks",
     "captured_black", "captured_white", "placed_black", "placed_white", "passes_black",

@@ -255,7 +255,8 @@ def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monk
         except KeyboardInterrupt as cause:
             raise SystemError("kernel returned a result with an exception set") from cause
 
-    row = {"status": "ok", "game_id": "g", "rules": None, "source": None, "komi": None, "illegal_move_count": 0}
+    row = {"status": "ok", "game_id": "g", "rules": None, "source": None, "komi": None, "handicap": 0,
+           "illegal_move_count": 0}
     monkeypatch.setattr(score_run, "position_from_row", lambda row: None)
     monkeypatch.setattr(score_run, "decide_life", interrupted)
     with pytest.raises(KeyboardInterrupt):
@@ -334,3 +335,13 @@ def test_handicap_games_are_scored_at_each_rulesets_handicap_komi(tmp_path):
     assert set(rows.xs("user", level="komi_source").komi) == {5.5}
     assert rows.loc[("chinese", "record"), "komi"] == 0.5
     assert rows.loc[("chinese", "standard"), "margin"] == -7.0  # area 10 − 15, White +2
+
+
+def test_the_life_table_says_which_boards_reached_their_end(collection, tmp_path):
+    """Counted games are settled by the players' agreement; a game resigned after two moves is
+    not, so a query for seki on settled boards never counts a fight as one."""
+    score([collection], tmp_path / "run", jobs=1, rules=["chinese"])
+    life = pd.read_parquet(tmp_path / "run" / "life.parquet")
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet").set_index("game_id")
+    settled = life.set_index("game_id")["settled"].rename(index=games["result_kind"])
+    assert settled.to_dict() == {"counted": True, "resign": False}
