@@ -23,6 +23,7 @@ from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS, reprod
 from rulelab.analysis.komi_sections import (komi_section, margins_section, published_section, rekomi_section,
                                             strata_section)
 from rulelab.analysis.report import Code, Section, Text, Workspace, json_text
+from rulelab.analysis.inputs import counted_games
 from rulelab.analysis.shared import ReportTables, missing
 from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strata, rank_band
 from rulelab.analysis.summary import basis_words, findings_section, model_section
@@ -65,12 +66,16 @@ def overview_section(tables: ReportTables, out: Workspace) -> Section:
     kinds = (tables.games.assign(source=tables.games["source"].fillna("unknown"),
                                    result_kind=tables.games["result_kind"].fillna("unknown"))
              .groupby(["source", "result_kind"], sort=True).size().rename("games").reset_index())
-    keys = ["ruleset", "komi_source"] + (["finished"] if "finished" in scores.columns else [])
-    rows = scores.groupby(keys, sort=True, dropna=False).size().rename("rows").reset_index()
+    settled = scores["game_id"].isin(standard_rows(scores, counted=counted_games(tables.games))["game_id"])
+    rows = (scores.assign(settled=settled.map({True: "settled", False: "not settled"}))
+            .groupby(["ruleset", "komi_source", "settled"], sort=True, dropna=False).size()
+            .rename("rows").reset_index())
     duplicates = int(games["duplicate_of"].notna().sum()) if "duplicate_of" in games else 0
     return Section("overview", "The collection", [
         Text(f"{len(games):,} game records; {len(tables.games):,} replayed without error and not "
-             f"duplicates ({duplicates:,} duplicates left out). Analyses count only those."),
+             f"duplicates ({duplicates:,} {'copy' if duplicates == 1 else 'copies'} of a record read "
+             "twice left out). Analyses count only those. A game is settled when the life layer calls "
+             "its final position finished or its players counted it."),
         out.table("games_by_status", status.sort_values("status"), "Games by status"),
         out.table("games_by_result", kinds, "Analysable games by source and kind of result"),
         out.table("score_rows", rows, "Scores rows by ruleset, komi source and settledness"),

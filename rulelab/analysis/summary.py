@@ -86,8 +86,8 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
         if parts:
             frame = pd.concat(parts, ignore_index=True)
             blocks.append(out.table(f"findings_{name}", frame[["subset", *frame.columns[:-1]]],
-                                    "The figures above: disagreement rates per pair and margin band"
-                                    if name == "rates" else "The figures above: main causes",
+                                    "Disagreement rates per pair and margin band, as stated above"
+                                    if name == "rates" else "Main causes, as stated above",
                                     preview_rows=0))
     return Section("findings", "Findings", blocks)
 

@@ -59,7 +59,8 @@ def compare(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     """
     counted = games.loc[(games.status == "ok") & (games.result_kind == "counted")
                         & (games.duplicate_of.isna()), GAME_COLUMNS]
-    record = scores.loc[scores.komi_source == "record", SCORE_COLUMNS]
+    first = scores.duplicate_of.isna() if "duplicate_of" in scores else True  # a copy's rows count once
+    record = scores.loc[(scores.komi_source == "record") & first, SCORE_COLUMNS]
     table = counted.merge(record, on="game_id", how="inner")
     table["rules"] = table.rules.where(table.rules.notna(), table.ruleset)
     sign = np.where(table.result_winner == "B", 1.0, -1.0)
@@ -244,7 +245,7 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
           scheduler=scheduler, assume_rules=assume_rules, seed=seed)
     games = pd.read_parquet(out / GAMES_FILE, columns=GAME_COLUMNS + ["status", "result_kind",
                                                                       "duplicate_of"])
-    scores = pd.read_parquet(out / SCORES_FILE, columns=SCORE_COLUMNS + ["komi_source"])
+    scores = pd.read_parquet(out / SCORES_FILE, columns=SCORE_COLUMNS + ["komi_source", "duplicate_of"])
     table = compare(games, scores)
     if second is not None:
         table = second_opinion(table, out / GAMES_FILE, second, assume_rules)

@@ -345,3 +345,9 @@ def test_the_life_table_says_which_boards_reached_their_end(collection, tmp_path
     games = pd.read_parquet(tmp_path / "run" / "games.parquet").set_index("game_id")
     settled = life.set_index("game_id")["settled"].rename(index=games["result_kind"])
     assert settled.to_dict() == {"counted": True, "resign": False}
+
+
+def test_validation_counts_a_record_read_twice_once(collection, tmp_path):
+    (collection / "walls-copy.sgf").write_text(WALLS)
+    summary = validate([collection], tmp_path / "run", jobs=1)
+    assert summary.loc["all", "games"] == 2  # walls (twice) and walls-j
