@@ -5,11 +5,14 @@ fails leaves the previous report exactly as it was; reruns are byte-identical.""
 
 import re
 
+import numpy as np
+import pandas as pd
 import pytest
 
-from rulelab.analysis import report
+from rulelab.analysis import plots, report
 from rulelab.analysis.report import build_report
 from rulelab.analysis.sections import SECTIONS
+from rulelab.analysis.stats import wilson_interval
 from rulelab.errors import InputError
 from rulelab.pipeline.score import score
 
@@ -34,6 +37,7 @@ GOOD = {"b.sgf": walls(4, "B+1.5"), "w.sgf": walls(3, "W+16.5"), "j.sgf": walls(
 COLLECTIONS = {
     "damaged": {**GOOD, "cut.sgf": GOOD["b.sgf"][:40], "handicap.sgf": walls(4, "B+7", komi=0.5, handicap=2)},
     "one game": {"b.sgf": GOOD["b.sgf"]},
+    "three games": GOOD,
     "only handicap": {"h2.sgf": walls(4, "B+7", komi=0.5, handicap=2),
                       "h1.sgf": walls(3, "W+11", komi=0.5, handicap=2)},
     "nothing counted": {"r1.sgf": walls(4, "B+R", ended=False), "r2.sgf": walls(3, "W+R", ended=False)},
@@ -64,6 +68,15 @@ def test_every_collection_gives_a_whole_report(tmp_path, name):
     assert not re.search(r"^\| ---.*\|\n(?!\|)", markdown, flags=re.M)
     for block in markdown.split("\n## ")[1:]:  # every section says something
         assert len(block.strip().splitlines()) > 1, block
+
+
+def test_a_rate_of_zero_in_three_games_draws_its_interval():
+    """Wilson's lower bound at 0 of 3 lies 5.6e-17 above the rate: no negative error bar."""
+    low, high = wilson_interval([0, 3], [3, 3])
+    assert low[0] > 0  # the rounding the plot must absorb
+    curve = pd.DataFrame({"ruleset": "chinese", "komi": [6.5, 7.5], "games": 3, "rate": [0.0, 1.0],
+                          "wilson_low": low, "wilson_high": high, "boot_low": np.nan, "boot_high": np.nan})
+    plots.plot_komi_curves(curve, title="three games")
 
 
 @pytest.mark.slow
