@@ -13,8 +13,10 @@ import os
 import random
 import sys
 import tarfile
+import time
 import tracemalloc
 import zipfile
+import zlib
 from pathlib import Path
 
 import pandas as pd
@@ -80,6 +82,54 @@ def pax_header_over_the_limit() -> bytes:
     return gzip.compress(header.tobuf(format=tarfile.USTAR_FORMAT) + b"\0" * header.size)
 
 
+def tar_info(name: str, **fields) -> tarfile.TarInfo:
+    info = tarfile.TarInfo(name)
+    for field, value in fields.items():
+        setattr(info, field, value)
+    return info
+
+
+def tar_with(header: tarfile.TarInfo, data: bytes = b"", fmt=tarfile.GNU_FORMAT, after: bool = True) -> bytes:
+    """A tar of a good game, then ``header`` and ``data``, then (when ``data`` is whole) another good game."""
+    def good(name):
+        return tar_info(name, size=len(GOOD)).tobuf() + GOOD + b"\0" * (-len(GOOD) % 512)
+    return good("a.sgf") + header.tobuf(format=fmt) + data + (good("z.sgf") if after else b"") + b"\0" * 1024
+
+
+def claimed_size(size: int, pax: bool = False) -> bytes:
+    """A member whose header claims ``size`` bytes (base-256 in the GNU header, or a pax record)."""
+    header = tarfile.TarInfo("big.sgf")
+    if pax:
+        header.size, header.pax_headers = 10, {"size": str(size)}
+    else:
+        header.size = size
+    return tar_with(header, b"x" * 8192, tarfile.PAX_FORMAT if pax else tarfile.GNU_FORMAT, after=False)
+
+
+def pax_sparse_map(entries: int) -> bytes:
+    """A GNU sparse 1.0 member whose map (in its data, read whole by tarfile) lists ``entries`` pieces."""
+    header = tarfile.TarInfo("s.sgf")
+    header.pax_headers = {"GNU.sparse.major": "1", "GNU.sparse.minor": "0", "GNU.sparse.realsize": "100"}
+    data = f"{entries}\n".encode() + b"1\n" * (2 * entries)
+    header.size = len(data)
+    return gzip.compress(tar_with(header, data + b"\0" * (-len(data) % 512), tarfile.PAX_FORMAT))
+
+
+def old_sparse_blocks(blocks: int) -> bytes:
+    """An old GNU sparse member followed by ``blocks`` extension headers of 21 pieces each."""
+    header = bytearray(tar_info("s.sgf", type=tarfile.GNUTYPE_SPARSE).tobuf(format=tarfile.GNU_FORMAT))
+    header[482] = 1  # isextended
+    header[148:156] = b" " * 8
+    header[148:156] = b"%06o\0 " % sum(header)
+    extension = bytearray(b"".join(b"%011o\0%011o\0" % (n + 1, 1) for n in range(21)).ljust(512, b"\0"))
+    extension[504] = 1
+    last = bytes(extension[:504]) + b"\0" * 8
+    members = tar_with(tarfile.TarInfo("-"), after=True)
+    cut = members.index(b"-\0")
+    return gzip.compress(members[:cut] + bytes(header) + bytes(extension) * (blocks - 1) + last
+                         + members[cut + 512:])
+
+
 def nested() -> bytes:
     inner = tar_bytes({"x.sgf": GOOD}, "w:gz")
     return tar_bytes({"inner.tar.gz": inner, "g.sgf.gz": gzip.compress(GOOD)})
@@ -103,6 +153,12 @@ HOSTILE = {
     "setup bomb": ("bad.zip", bytes(zip_bytes({"b.sgf": b"(;SZ[19]" + b"AB[aa:ss]AE[aa:ss]" * 40_000 + b")"})),
                    {"error": "more than 250,000 setup points"}),
     "pax header bomb": ("bad.tar.gz", pax_header_over_the_limit(), {"error": "header record of 2,097,152 bytes"}),
+    "size of 2**80 in a 10 KB tar": ("bad.tar", claimed_size(2**80), {"error": "the data ends inside 'big.sgf'"}),
+    "pax size=10**30": ("bad.tar", claimed_size(10**30, pax=True), {"error": "the data ends inside 'big.sgf'"}),
+    "pax sparse map": ("bad.tar.gz", pax_sparse_map(1000), {"error": "sparse member; not read"}),
+    "old sparse headers": ("bad.tar.gz", old_sparse_blocks(3), {"error": "sparse member; not read"}),
+    "old sparse headers past the cap": ("bad.tar.gz", old_sparse_blocks(3000),
+                                        {"error": "sparse extension headers of more than 1,048,576 bytes"}),
     "nested archive and .gz": ("bad.tar", nested(), {"status": "skipped"}),
     "margin 1e400": ("bad.sgf", record("RE[B+1e400]"), {"result_margin": None, "warnings": "'1e400'"}),
     "margin 1e5": ("bad.sgf", record("RE[B+1e5]"), {"result_margin": None, "warnings": "'1e5'"}),
@@ -198,6 +254,48 @@ def test_splitting_scans_a_bounded_multiple_of_the_file(monkeypatch):
     games, _ = split.split_games(text)
     assert sum(scanned) <= (split.SPLIT_WORK_PER_CHAR + 1) * len(text)
     assert games[-1].unread and "splitting stopped" in games[-1].unread
+
+
+BOUNDED_ARCHIVES = {
+    "size of 2**80": (lambda: claimed_size(2**80), ["a.sgf"]),
+    "size of 2**34": (lambda: claimed_size(2**34), ["a.sgf"]),
+    "pax size=10**30": (lambda: claimed_size(10**30, pax=True), ["a.sgf"]),
+    "pax sparse map of 4 million pieces": (lambda: pax_sparse_map(4_000_000), ["a.sgf", "z.sgf"]),
+    "20,000 old sparse headers": (lambda: old_sparse_blocks(20_000), ["a.sgf"]),
+    "3 old sparse headers": (lambda: old_sparse_blocks(3), ["a.sgf", "z.sgf"]),
+}
+
+
+@pytest.mark.parametrize("case", BOUNDED_ARCHIVES)
+def test_a_small_archive_that_claims_much_costs_little(case, tmp_path):
+    """Each cost minutes or gigabytes: tarfile's skip never met the end of the data, and
+    sparse maps were built at ~45 bytes of memory per byte."""
+    make, games = BOUNDED_ARCHIVES[case]
+    path = tmp_path / "bad.tar.gz"
+    path.write_bytes(make())
+    assert path.stat().st_size < 256 << 10
+    started = time.perf_counter()
+    tracemalloc.start()
+    try:
+        items = list(iter_files([path]))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert time.perf_counter() - started < 10 and peak < 32 << 20
+    assert [item.member for item in items if isinstance(item, RawFile)] == games
+    assert any(isinstance(item, FileFailure) for item in items)
+
+
+def test_a_truncated_tar_gz_keeps_every_intact_member(tmp_path):
+    data = tar_bytes({f"g{n:03d}.sgf": GOOD + os.urandom(300).hex().encode() for n in range(100)})
+    packed = gzip.compress(data)
+    path = tmp_path / "cut.tar.gz"
+    path.write_bytes(packed[:-3000])
+    readable = len(zlib.decompressobj(31).decompress(packed[:-3000]))
+    intact = readable // 1536  # a header and two blocks of data each
+    items = list(iter_files([path]))
+    assert [item.member for item in items if isinstance(item, RawFile)] == [f"g{n:03d}.sgf" for n in range(intact)]
+    assert "Compressed file ended" in str(items[-1].error)
 
 
 # --- memory: a constant times the input -------------------------------------------------
