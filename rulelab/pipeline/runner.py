@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.context
+import multiprocessing.forkserver
 import multiprocessing.spawn
 import os
 import threading
@@ -21,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TypeVar
 
-from rulelab.errors import worker_lost
+from rulelab.errors import RulelabError, worker_lost
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -45,9 +46,15 @@ def process_pool(jobs: int) -> Iterator[Executor]:
     # (rulelab.pipeline.warm) and every worker forked from it starts warm.
     context = _WorkerContext()
     context.set_forkserver_preload(["rulelab.pipeline.warm"])
+    _start_fork_server()
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                initializer=_exit_with, initargs=(os.getpid(),))
     try:
+        try:
+            pool.submit(os.getpid).result()
+        except BrokenProcessPool:
+            raise RulelabError("worker processes could not start (the lines above say why); "
+                               "--jobs 1 works without them") from None
         yield pool
     except BrokenProcessPool as error:
         pool.shutdown(wait=False, cancel_futures=True)
@@ -57,6 +64,24 @@ def process_pool(jobs: int) -> Iterator[Executor]:
         raise
     else:
         pool.shutdown(wait=True)
+
+
+def _start_fork_server() -> None:
+    """Start the fork server, if it is not running, with safe paths (``PYTHONSAFEPATH``).
+
+    It is started as ``python -c``, which puts the working directory first on its path,
+    so any folder named ``rulelab`` there (even an empty one) would be imported instead
+    of the package, and every worker would fail.
+    """
+    saved = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        if saved is None:
+            del os.environ["PYTHONSAFEPATH"]
+        else:
+            os.environ["PYTHONSAFEPATH"] = saved
 
 
 WORKER_NAME = "rulelab-worker"

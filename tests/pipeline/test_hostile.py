@@ -499,3 +499,30 @@ def test_a_killed_dask_worker_stops_the_run_as_the_local_engine_does(allowed_fai
             run_units(plan_units(iter_files([games])), [dying], PartStore(tmp_path / "run"),
                       DaskEngine(client, None))
     assert "\n" not in str(stopped.value)
+
+
+# --- workers --------------------------------------------------------------------------
+
+
+@pytest.mark.pool
+def test_workers_import_the_package_not_a_rulelab_folder_in_the_working_directory(tmp_path):
+    """The fork server starts as ``python -c``, which put the working directory first."""
+    import subprocess
+
+    games = write_games(tmp_path / "in", 4)
+    (tmp_path / "rulelab").mkdir()
+    command = [str(Path(sys.executable).with_name("rulelab")), "ingest", str(games), "--out", "run", "--jobs", "2"]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert len(pd.read_parquet(tmp_path / "run" / "games.parquet")) == 4
+
+
+@pytest.mark.pool
+def test_workers_that_cannot_start_say_so_rather_than_to_run_again(monkeypatch):
+    from rulelab.errors import RulelabError
+    from rulelab.pipeline import runner
+
+    monkeypatch.setattr(runner, "_exit_with", os.kill)  # one argument: every worker's start fails
+    with pytest.raises(RulelabError, match="worker processes could not start.*--jobs 1"):
+        with runner.process_pool(2):
+            pass
