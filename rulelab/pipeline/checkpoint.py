@@ -26,6 +26,7 @@ import hashlib
 import itertools
 import json
 import os
+import stat
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
@@ -233,28 +234,52 @@ def run_lock(folder: str | os.PathLike):
     """Hold the run folder's lock for the duration of a run; refuse if another run holds it.
 
     The lock is an ``flock`` on ``DIR/.rulelab.lock``: the system drops it when its
-    holder ends, however it ends, so a killed run never leaves the folder locked.
+    holder ends, however it ends, so a killed run never leaves the folder locked. A
+    lock file or parts folder that is a link is refused, never followed: rulelab would
+    otherwise overwrite the lock's target, or prune the files of the parts' target.
 
     Raises
     ------
     RulelabError
-        If another process is running in ``folder``.
+        If another process is running in ``folder``, or its lock or parts are links.
     """
     path = Path(folder) / LOCK_FILE
-    with open(path, "a+") as lock:
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise _planted(path) from None
+        raise
+    with open(fd, "r+") as lock:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+            raise _planted(path)
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as error:
             if error.errno not in (errno.EAGAIN, errno.EACCES):
                 raise
-            lock.seek(0)
-            holder = lock.read().strip() or "another process"
+            holder = lock.read(200).strip() or "another process"
             raise RulelabError(f"{folder} is in use by another rulelab run ({holder}); "
                                "wait for it to end, or write to another folder") from None
+        _refuse_linked_parts(Path(folder) / PARTS_FOLDER)
         lock.truncate(0)
         lock.write(f"pid {os.getpid()}")
         lock.flush()
         yield
+
+
+def _refuse_linked_parts(parts: Path) -> None:
+    """Refuse a parts folder, or a table's folder in it, that is a link."""
+    folders = [parts, *(parts.iterdir() if parts.is_dir() and not parts.is_symlink() else ())]
+    for folder in folders:
+        if folder.is_symlink():
+            raise _planted(folder)
+
+
+def _planted(path: Path) -> RulelabError:
+    return RulelabError(f"{path} is a link or is linked elsewhere; rulelab never follows links in a run "
+                        "folder: remove it, or write to another folder")
 
 
 @dataclass(frozen=True)

@@ -526,3 +526,37 @@ def test_workers_that_cannot_start_say_so_rather_than_to_run_again(monkeypatch):
     with pytest.raises(RulelabError, match="worker processes could not start.*--jobs 1"):
         with runner.process_pool(2):
             pass
+
+
+# --- links ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("planted", [".rulelab.lock", "hard .rulelab.lock", "parts", "parts/games"])
+def test_a_lock_or_parts_planted_as_a_link_stops_the_run_and_its_target_is_untouched(planted, tmp_path, capsys):
+    games = write_games(tmp_path / "in", 2)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.tex").write_text("months of work")
+    run = tmp_path / "run"
+    run.mkdir()
+    target = mine / "thesis.tex" if planted.endswith("lock") else mine
+    if planted.startswith("hard"):
+        os.link(target, run / ".rulelab.lock")
+    else:
+        (run / planted).parent.mkdir(exist_ok=True)
+        (run / planted).symlink_to(target)
+    err = one_error_line(capsys, ["ingest", str(games), "--out", str(run), "--jobs", "1"])
+    assert "never follows links" in err
+    assert [p.name for p in mine.iterdir()] == ["thesis.tex"] and (mine / "thesis.tex").read_text() == "months of work"
+
+
+def test_a_link_planted_as_a_temporary_file_is_never_written_through(tmp_path):
+    games = write_games(tmp_path / "in", 2)
+    mine = tmp_path / "mine.txt"
+    mine.write_text("months of work")
+    (tmp_path / "run").mkdir()
+    for name in ("manifest.json", "games.parquet"):
+        (tmp_path / "run" / f".{name}.{os.getpid()}.tmp").symlink_to(mine)
+    ingest([games], tmp_path / "run", jobs=1)
+    assert mine.read_text() == "months of work"
+    assert len(pd.read_parquet(tmp_path / "run" / "games.parquet")) == 2
