@@ -39,6 +39,7 @@ import pyarrow.parquet as pq
 from rulelab.errors import RulelabError
 from rulelab.pipeline.fingerprint import code_fingerprint
 from rulelab.pipeline.units import Unit, derive_key
+from rulelab.store.manifest import file_sha256
 from rulelab.store.tables import TableWriter, sync_file
 
 PARTS_FOLDER = "parts"
@@ -151,14 +152,6 @@ def _check_path(part: Path) -> Path:
     return part.with_suffix(CHECK_SUFFIX)
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        while chunk := stream.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def part_is_whole(path: str | os.PathLike) -> bool:
     """Whether a part file holds the rows and bytes its sidecar says it was written with.
 
@@ -168,7 +161,7 @@ def part_is_whole(path: str | os.PathLike) -> bool:
     path = Path(path)
     try:
         check = json.loads(_check_path(path).read_text())
-        return (check["sha256"] == _sha256(path)
+        return (check["sha256"] == file_sha256(path)
                 and pq.ParquetFile(path).metadata.num_rows == check["rows"])
     except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
         return False
@@ -219,7 +212,7 @@ def _publish_part(tmp: Path, final: Path, rows: int) -> None:
     sync_file(tmp)
     tmp_check = tmp.with_suffix(".check.tmp")
     try:
-        tmp_check.write_text(json.dumps({"rows": rows, "sha256": _sha256(tmp)}))
+        tmp_check.write_text(json.dumps({"rows": rows, "sha256": file_sha256(tmp)}))
         os.replace(tmp_check, _check_path(final))
         os.replace(tmp, final)
     finally:

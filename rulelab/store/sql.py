@@ -20,6 +20,7 @@ import pyarrow.parquet as pq
 
 from rulelab.errors import InputError
 from rulelab.store.layout import OPTIONAL_TABLES, RUN_TABLES
+from rulelab.store.manifest import damaged_tables, read_manifest
 
 
 def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBPyConnection:
@@ -46,7 +47,8 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
     Raises
     ------
     InputError
-        If the folder or one of its tables is missing.
+        If the folder or one of its tables is missing, or a table no longer matches the
+        checksum its manifest records.
 
     Examples
     --------
@@ -66,6 +68,11 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
     if missing:
         raise InputError(f"The run folder {str(run_dir)!r} lacks {', '.join(missing)}.")
     paths.update({name: folder / file for name, file in OPTIONAL_TABLES.items() if (folder / file).is_file()})
+    damaged = damaged_tables(folder, read_manifest(folder))
+    if damaged:
+        raise InputError(f"{folder / damaged[0]} does not match the checksum its manifest.json records "
+                         "(it was damaged after it was written); run the command that made it again "
+                         "to rebuild it from the parts.")
     con = duckdb.connect(database=":memory:", config={} if allow_files else _NO_EXTENSIONS)
     tables = [str(path.resolve()) for path in paths.values()]
     if not allow_files:

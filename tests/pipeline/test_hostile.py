@@ -560,3 +560,51 @@ def test_a_link_planted_as_a_temporary_file_is_never_written_through(tmp_path):
     ingest([games], tmp_path / "run", jobs=1)
     assert mine.read_text() == "months of work"
     assert len(pd.read_parquet(tmp_path / "run" / "games.parquet")) == 2
+
+
+# --- damaged run folders --------------------------------------------------------------
+
+
+def flip_a_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 1
+    path.write_bytes(bytes(data))
+
+
+DAMAGE = {
+    "empty manifest": ("manifest.json", lambda path: path.write_text("")),
+    "torn manifest": ("manifest.json", lambda path: path.write_bytes(path.read_bytes()[:100])),
+    "manifest of one brace": ("manifest.json", lambda path: path.write_text("{")),
+    "manifest of null": ("manifest.json", lambda path: path.write_text("null")),
+    "manifest of a list": ("manifest.json", lambda path: path.write_text("[]")),
+    "zero-byte games table": ("games.parquet", lambda path: path.write_bytes(b"")),
+    "one flipped byte in the games table": ("games.parquet", flip_a_byte),
+    "one flipped byte in the scores table": ("scores.parquet", flip_a_byte),
+}
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+@pytest.mark.parametrize("case", DAMAGE)
+def test_a_damaged_run_folder_is_rebuilt_from_its_parts_saying_so(case, force, tmp_path, capsys):
+    games = write_games(tmp_path / "in", 3)
+    argv = ["score", str(games), "--jobs", "1", "--rules", "chinese", "--out"]
+    assert cli.main([*argv, str(tmp_path / "clean")]) == 0
+    assert cli.main([*argv, str(tmp_path / "run")]) == 0
+    name, damage = DAMAGE[case]
+    damage(tmp_path / "run" / name)
+    capsys.readouterr()
+
+    assert cli.main([*argv, str(tmp_path / "run"), *force]) == 0
+
+    assert capsys.readouterr().err.count(f"{name} is damaged") == 1
+    for table in ("games.parquet", "scores.parquet", "life.parquet"):
+        assert (tmp_path / "run" / table).read_bytes() == (tmp_path / "clean" / table).read_bytes()
+
+
+def test_sql_refuses_a_table_that_no_longer_matches_its_checksum(tmp_path, capsys):
+    games = write_games(tmp_path / "in", 3)
+    assert cli.main(["score", str(games), "--jobs", "1", "--rules", "chinese", "--out", str(tmp_path / "run")]) == 0
+    capsys.readouterr()
+    flip_a_byte(tmp_path / "run" / "games.parquet")
+    err = one_error_line(capsys, ["sql", str(tmp_path / "run"), "SELECT count(*) FROM games"])
+    assert "games.parquet does not match the checksum" in err
