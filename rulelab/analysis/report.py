@@ -354,7 +354,10 @@ def _workspace(run_dir: str | Path, out_dir: str | Path) -> Workspace:
 
 
 def _workspace_path(run_dir: str | Path, out_dir: str | Path) -> Path:
-    run, out = Path(run_dir).resolve(), Path(out_dir).resolve()
+    try:
+        run, out = Path(run_dir).resolve(), Path(out_dir).resolve()
+    except RuntimeError:
+        raise InputError(f"{str(run_dir)!r} or {str(out_dir)!r} is a loop of symbolic links.") from None
     if out == run or run in out.parents:
         raise InputError(f"The report folder must lie outside the run folder {str(run_dir)!r}: "
                          "outputs never go inside an input folder.")

@@ -124,15 +124,25 @@ def check_output_folder(paths: Iterable[str], out: Path, files: Iterable[str], f
         raise InputError(f"the run folder's name {str(out)!r} is not valid UTF-8; choose another") from None
     if out.exists() and not out.is_dir():
         raise InputError(f"the run folder {out} exists and is not a folder")
-    target = out.resolve()
+    target = _resolved(out)
+    if target is None:
+        raise InputError(f"the run folder {out} cannot be reached: it is a loop of symbolic links")
     for path in paths:
-        source = Path(path).resolve()
-        if source.is_dir() and (target == source or source in target.parents):
+        source = _resolved(path)  # a loop among the inputs is its own row when read
+        if source is not None and source.is_dir() and (target == source or source in target.parents):
             raise InputError(f"refusing to write into {out}: it is inside the input folder {path}")
     existing = [name for name in files if (out / name).exists() and _is_finished(out, name)]
     if existing and not force:
         raise InputError(f"{out / existing[0]} exists; use --force to overwrite")
     _say_what_is_rebuilt(out)
+
+
+def _resolved(path: str | Path) -> Path | None:
+    """``path`` with its links resolved, or None for a loop of symbolic links."""
+    try:
+        return Path(path).resolve()
+    except RuntimeError:
+        return None
 
 
 def _is_finished(out: Path, name: str) -> bool:

@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulelab import cli
+from rulelab.errors import InputError
 from rulelab.pipeline.checkpoint import run_lock
 from rulelab.pipeline.ingest import ingest
 from rulelab.pipeline.score import score
@@ -608,3 +609,25 @@ def test_sql_refuses_a_table_that_no_longer_matches_its_checksum(tmp_path, capsy
     flip_a_byte(tmp_path / "run" / "games.parquet")
     err = one_error_line(capsys, ["sql", str(tmp_path / "run"), "SELECT count(*) FROM games"])
     assert "games.parquet does not match the checksum" in err
+
+
+def symlink_loop(folder: Path) -> Path:
+    (folder / "loop-a").symlink_to(folder / "loop-b")
+    (folder / "loop-b").symlink_to(folder / "loop-a")
+    return folder / "loop-a"
+
+
+def test_a_symlink_loop_given_as_an_input_is_one_row_and_the_good_games_are_read(tmp_path):
+    games = write_games(tmp_path / "in", 2)
+    manifest = ingest([symlink_loop(tmp_path), games], tmp_path / "run", jobs=1)
+    assert manifest["counts"]["by_status"] == {"input_error": 1, "ok": 2}
+
+
+def test_a_symlink_loop_as_the_run_or_report_folder_stops_with_one_line(tmp_path, capsys):
+    from rulelab.analysis import report
+
+    games = write_games(tmp_path / "in", 1)
+    loop = symlink_loop(tmp_path)
+    assert "loop of symbolic links" in one_error_line(capsys, ["ingest", str(games), "--out", str(loop)])
+    with pytest.raises(InputError, match="loop of symbolic links"):
+        report._report_folder(tmp_path / "run", loop)
