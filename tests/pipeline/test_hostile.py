@@ -11,6 +11,7 @@ import io
 import json
 import os
 import random
+import signal
 import sys
 import tarfile
 import time
@@ -631,3 +632,44 @@ def test_a_symlink_loop_as_the_run_or_report_folder_stops_with_one_line(tmp_path
     assert "loop of symbolic links" in one_error_line(capsys, ["ingest", str(games), "--out", str(loop)])
     with pytest.raises(InputError, match="loop of symbolic links"):
         report._report_folder(tmp_path / "run", loop)
+
+
+# --- signals and the command line -----------------------------------------------------
+
+
+@pytest.mark.pool
+@pytest.mark.parametrize("signals, said, statuses", [
+    ([signal.SIGINT], "rulelab: interrupted", {130}),
+    ([signal.SIGINT, signal.SIGINT], "rulelab: ", {130, -signal.SIGINT}),  # the second ends it at once
+    ([signal.SIGTERM], "rulelab: terminated", {143}),
+])
+def test_a_run_stopped_by_signals_ends_at_once_in_one_line(signals, said, statuses, tmp_path):
+    """Signalled as a terminal does, to the whole group: workers and their server leave
+    it to the run, which stops them (twice in quick succession hung, or printed tracebacks)."""
+    import subprocess
+
+    games = write_games(tmp_path / "in", 600)
+    command = [str(Path(sys.executable).with_name("rulelab")), "score", str(games), "--out", str(tmp_path / "run"),
+               "--jobs", "2"]
+    run = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+                           start_new_session=True)
+    time.sleep(3)
+    for number in signals:
+        os.killpg(run.pid, number)
+        time.sleep(0.1)
+    try:
+        err = run.communicate(timeout=15)[1]
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode in statuses and "Traceback" not in err, err
+    assert err.splitlines()[-1].startswith(said) and err.count("\n") <= 2, err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["ingest"], "the following arguments are required: PATH, --out (see rulelab ingest --help)"),
+    (["score", "x", "--out", "y", "--jobs", "many"], "argument --jobs: invalid int value: 'many'"),
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+])
+def test_an_argument_error_is_one_line(argv, message, capsys):
+    assert message in one_error_line(capsys, argv)
