@@ -7,8 +7,12 @@ themselves never decide anything the API does not.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import signal
 import sys
+import threading
 import time
 
 from rulelab import __version__
@@ -72,7 +76,7 @@ def _export_katago(args) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rulelab", description=__doc__.splitlines()[0],
+    parser = _Parser(prog="rulelab", description=__doc__.splitlines()[0],
                                      epilog=_choices(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"rulelab {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -122,19 +126,71 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    _export_katago(args)
     try:
-        return COMMANDS[args.command](args)
-    except RulelabError as error:
-        print(f"rulelab: {error}", file=sys.stderr)
+        args = build_parser().parse_args(argv)
+    except _ArgumentError as error:
+        print(f"rulelab: {error} (see {error.prog} --help)", file=sys.stderr)
         return 2
-    except OSError as error:  # disk full, read-only folder, file-size limit, ...
-        print(f"rulelab: {_os_error(error)}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("rulelab: interrupted", file=sys.stderr)
-        return 130
+    _export_katago(args)
+    with _stop_signals() as received:
+        try:
+            return COMMANDS[args.command](args)
+        except RulelabError as error:
+            print(f"rulelab: {error}", file=sys.stderr)
+            return 2
+        except OSError as error:  # disk full, read-only folder, file-size limit, ...
+            print(f"rulelab: {_os_error(error)}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            said, status = _STOPPED_BY[received[0] if received else signal.SIGINT]
+            print(f"rulelab: {said}", file=sys.stderr)
+            return status
+
+
+class _ArgumentError(Exception):
+    """A command line argparse refuses, told in one line rather than a usage block."""
+
+    def __init__(self, message: str, prog: str):
+        super().__init__(message)
+        self.prog = prog
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise _ArgumentError(message, self.prog)
+
+
+_STOPPED_BY = {signal.SIGINT: ("interrupted", 130), signal.SIGTERM: ("terminated", 143)}
+"""What the run says, and its exit status, when Ctrl-C or SIGTERM stops it."""
+
+
+@contextlib.contextmanager
+def _stop_signals():
+    """Ctrl-C and SIGTERM stop a run as ``KeyboardInterrupt``, so it cleans up on its way
+    out; a second one ends the process at once. Yields the signals received.
+
+    The handlers stay once a signal came, so that one arriving while the interpreter
+    exits ends it too, instead of raising in its exit handlers.
+    """
+    received: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield received
+        return
+
+    def stop(signum, frame):
+        if received:
+            os.write(2, b"rulelab: stopped at once\n")
+            os._exit(128 + signum)
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    previous = {signum: signal.signal(signum, stop) for signum in _STOPPED_BY}
+    try:
+        yield received
+    finally:
+        if not received:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
 
 
 def _os_error(error: OSError) -> str:

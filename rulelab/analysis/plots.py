@@ -103,8 +103,9 @@ def plot_komi_curves(curve: pd.DataFrame, fits: pd.DataFrame | None = None, *, t
         colour = colours(k % 10)
         x = rows["komi"].to_numpy(float)
         rate = rows["rate"].to_numpy(float) * 100
-        error = np.vstack([rate - rows["wilson_low"].to_numpy(float) * 100,
-                           rows["wilson_high"].to_numpy(float) * 100 - rate])
+        # clipped: at a rate of 0 or 1 the Wilson bound lands a rounding error past it
+        error = np.clip(np.vstack([rate - rows["wilson_low"].to_numpy(float) * 100,
+                                   rows["wilson_high"].to_numpy(float) * 100 - rate]), 0, None)
         label = f"{name} (n={int(rows['games'].iloc[0]):,} counted games)"
         fit = _fit_row(fits, name)
         if fit is not None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import shutil
+import stat
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -204,9 +206,10 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
     run_dir : str or Path
         The run folder (``games.parquet``, ``scores.parquet``, ``manifest.json``).
     out_dir : str or Path
-        The report folder: ``index.html``, ``report.md`` and the PNG/CSV files. Replaced
-        whole; an existing folder must be empty or hold a report. Must lie outside the
-        run folder.
+        The report folder: ``index.html``, ``report.md``, the PNG/CSV files and the
+        marker ``.rulelab-report`` listing them. Replaced whole; an existing folder must
+        be empty or hold only a previous report's files. Must lie outside the run folder
+        and must not hold it.
     **settings
         Fields of :class:`~rulelab.analysis.shared.Settings` (``seed``, ``n_boot``,
         ``n_boot_fit``, ``examples_per_cause``, ``komi_grid``).
@@ -219,8 +222,8 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
     Raises
     ------
     InputError
-        If the run folder is incomplete, or ``out_dir`` lies inside it or holds
-        something other than a report.
+        If the run folder is incomplete, or ``out_dir`` lies inside it, holds it, or
+        holds anything a report build did not write.
     """
     from rulelab.analysis.sections import SECTIONS
     from rulelab.analysis.shared import ReportTables, Settings
@@ -236,18 +239,55 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
     return out / "index.html"
 
 
-REPORT_FILES = ("index.html", "report.md")
-"""Files that make a folder a report, which :func:`build_report` may replace."""
+MARKER = ".rulelab-report"
+"""The file that makes a folder a report :func:`build_report` may replace: it lists the
+files the build wrote, so a folder holding anything else is never replaced."""
 
 
 def _report_folder(run_dir: str | Path, out_dir: str | Path) -> Path:
     out = _workspace_path(run_dir, out_dir)
+    if out in Path(run_dir).resolve().parents:
+        raise InputError(f"The report folder {str(out_dir)!r} holds the run folder {str(run_dir)!r}; "
+                         "choose an empty or new folder for the report.")
     _restore(out)
-    if out.exists() and not (out.is_dir() and (not any(out.iterdir())
-                                               or any((out / f).is_file() for f in REPORT_FILES))):
-        raise InputError(f"The report folder {str(out_dir)!r} holds something other than a report; "
-                         "it is replaced whole, so choose an empty or new folder.")
+    foreign = _foreign_entries(out)
+    if foreign:
+        raise InputError(f"The report folder {str(out_dir)!r} holds files rulelab did not write "
+                         f"({', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}); "
+                         "choose an empty or new folder for the report.")
+    for leftover in (_aside(out, "building"), _aside(out, "previous")):
+        if os.path.lexists(leftover) and _listed_files(leftover) is None:
+            raise InputError(f"{str(leftover)!r} is in the way of the report and was not written by "
+                             "rulelab; move it or choose another report folder.")
     return out
+
+
+def _listed_files(folder: Path) -> set[str] | None:
+    """The files a report build wrote into ``folder``, by its marker; None without one."""
+    marker = folder / MARKER
+    try:
+        if folder.is_symlink() or not stat.S_ISREG(marker.lstat().st_mode):
+            return None
+        return set(json.loads(marker.read_text(encoding="utf-8"))["files"]) | {MARKER}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _foreign_entries(out: Path) -> list[str]:
+    """What in ``out`` no report build wrote: all of it if ``out`` is no folder, nothing if
+    it is missing, empty, or holds only the regular files its marker lists."""
+    if not os.path.lexists(out):
+        return []
+    if out.is_symlink() or not out.is_dir():
+        return [out.name]
+    listed = _listed_files(out) or {MARKER}
+    return sorted(entry.name for entry in os.scandir(out)
+                  if entry.name not in listed or not entry.is_file(follow_symlinks=False))
+
+
+def _mark(folder: Path, files: list[str]) -> None:
+    (folder / MARKER).write_text(json_text({"files": sorted(files), "written_by": "rulelab report"}) + "\n",
+                                 encoding="utf-8")
 
 
 def _aside(out: Path, role: str) -> Path:
@@ -258,23 +298,30 @@ def _aside(out: Path, role: str) -> Path:
 def _restore(out: Path) -> None:
     """Put back a previous report that a swap interrupted between its two renames."""
     previous = _aside(out, "previous")
-    if previous.is_dir() and not out.exists():
+    if not os.path.lexists(out) and _listed_files(previous) is not None:
         previous.rename(out)
 
 
 @contextmanager
 def _staged(out: Path):
-    """Yield an empty staging folder; on success swap it in for ``out``, else remove it."""
+    """Yield an empty staging folder; on success swap it in for ``out``, else remove it.
+
+    Every folder removed or replaced holds the marker (checked by :func:`_report_folder`),
+    so the swap only ever removes files a build wrote.
+    """
     staging, previous = _aside(out, "building"), _aside(out, "previous")
     for leftover in (staging, previous):
-        shutil.rmtree(leftover, ignore_errors=True)
+        if _listed_files(leftover) is not None:
+            shutil.rmtree(leftover)
     staging.mkdir(parents=True)
+    _mark(staging, [])  # ours from the start, so a build killed midway is cleared next time
     try:
         yield staging
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    if out.exists():
+    _mark(staging, [entry.name for entry in os.scandir(staging) if entry.name != MARKER])
+    if os.path.lexists(out):
         out.rename(previous)
     staging.rename(out)
     shutil.rmtree(previous, ignore_errors=True)
@@ -307,7 +354,10 @@ def _workspace(run_dir: str | Path, out_dir: str | Path) -> Workspace:
 
 
 def _workspace_path(run_dir: str | Path, out_dir: str | Path) -> Path:
-    run, out = Path(run_dir).resolve(), Path(out_dir).resolve()
+    try:
+        run, out = Path(run_dir).resolve(), Path(out_dir).resolve()
+    except RuntimeError:
+        raise InputError(f"{str(run_dir)!r} or {str(out_dir)!r} is a loop of symbolic links.") from None
     if out == run or run in out.parents:
         raise InputError(f"The report folder must lie outside the run folder {str(run_dir)!r}: "
                          "outputs never go inside an input folder.")

@@ -26,6 +26,7 @@ import hashlib
 import itertools
 import json
 import os
+import stat
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ import pyarrow.parquet as pq
 from rulelab.errors import RulelabError
 from rulelab.pipeline.fingerprint import code_fingerprint
 from rulelab.pipeline.units import Unit, derive_key
+from rulelab.store.manifest import file_sha256
 from rulelab.store.tables import TableWriter, sync_file
 
 PARTS_FOLDER = "parts"
@@ -150,14 +152,6 @@ def _check_path(part: Path) -> Path:
     return part.with_suffix(CHECK_SUFFIX)
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        while chunk := stream.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def part_is_whole(path: str | os.PathLike) -> bool:
     """Whether a part file holds the rows and bytes its sidecar says it was written with.
 
@@ -167,7 +161,7 @@ def part_is_whole(path: str | os.PathLike) -> bool:
     path = Path(path)
     try:
         check = json.loads(_check_path(path).read_text())
-        return (check["sha256"] == _sha256(path)
+        return (check["sha256"] == file_sha256(path)
                 and pq.ParquetFile(path).metadata.num_rows == check["rows"])
     except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
         return False
@@ -218,7 +212,7 @@ def _publish_part(tmp: Path, final: Path, rows: int) -> None:
     sync_file(tmp)
     tmp_check = tmp.with_suffix(".check.tmp")
     try:
-        tmp_check.write_text(json.dumps({"rows": rows, "sha256": _sha256(tmp)}))
+        tmp_check.write_text(json.dumps({"rows": rows, "sha256": file_sha256(tmp)}))
         os.replace(tmp_check, _check_path(final))
         os.replace(tmp, final)
     finally:
@@ -233,28 +227,52 @@ def run_lock(folder: str | os.PathLike):
     """Hold the run folder's lock for the duration of a run; refuse if another run holds it.
 
     The lock is an ``flock`` on ``DIR/.rulelab.lock``: the system drops it when its
-    holder ends, however it ends, so a killed run never leaves the folder locked.
+    holder ends, however it ends, so a killed run never leaves the folder locked. A
+    lock file or parts folder that is a link is refused, never followed: rulelab would
+    otherwise overwrite the lock's target, or prune the files of the parts' target.
 
     Raises
     ------
     RulelabError
-        If another process is running in ``folder``.
+        If another process is running in ``folder``, or its lock or parts are links.
     """
     path = Path(folder) / LOCK_FILE
-    with open(path, "a+") as lock:
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise _planted(path) from None
+        raise
+    with open(fd, "r+") as lock:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+            raise _planted(path)
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as error:
             if error.errno not in (errno.EAGAIN, errno.EACCES):
                 raise
-            lock.seek(0)
-            holder = lock.read().strip() or "another process"
+            holder = lock.read(200).strip() or "another process"
             raise RulelabError(f"{folder} is in use by another rulelab run ({holder}); "
                                "wait for it to end, or write to another folder") from None
+        _refuse_linked_parts(Path(folder) / PARTS_FOLDER)
         lock.truncate(0)
         lock.write(f"pid {os.getpid()}")
         lock.flush()
         yield
+
+
+def _refuse_linked_parts(parts: Path) -> None:
+    """Refuse a parts folder, or a table's folder in it, that is a link."""
+    folders = [parts, *(parts.iterdir() if parts.is_dir() and not parts.is_symlink() else ())]
+    for folder in folders:
+        if folder.is_symlink():
+            raise _planted(folder)
+
+
+def _planted(path: Path) -> RulelabError:
+    return RulelabError(f"{path} is a link or is linked elsewhere; rulelab never follows links in a run "
+                        "folder: remove it, or write to another folder")
 
 
 @dataclass(frozen=True)

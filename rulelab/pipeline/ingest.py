@@ -9,7 +9,6 @@ collection is, and a run interrupted or repeated makes only the parts it lacks.
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import sys
@@ -34,6 +33,7 @@ from rulelab.pipeline.units import plan_units
 from rulelab.read.records import failure_rows, file_rows
 from rulelab.read.sources import FileFailure, RawFile, ReadStats, iter_files
 from rulelab.store.layout import GAMES_FILE, MANIFEST_FILE
+from rulelab.store.manifest import CHECKSUMS, checksums, damaged_tables, manifest_damaged, read_manifest
 from rulelab.store.tables import GAMES_SCHEMA, read_frame, read_provenance, to_frame, write_json_atomic
 
 
@@ -75,7 +75,9 @@ def publish_games(out: Path, run: RunResult, stats: ReadStats, options: dict, en
     keys = run.keys["games"]
     meta = provenance("ingest", stats.inputs, options)
     digest = table_digest(keys, meta)
-    if not (out / GAMES_FILE).is_file() or _recorded_digest(out, "games") != digest:
+    before = read_manifest(out) or {}
+    if (not (out / GAMES_FILE).is_file() or before.get("parts", {}).get("games") != digest
+            or GAMES_FILE in damaged_tables(out, before)):
         first = first_copies(store.read("games", key, ["game_id"])["game_id"] for key in keys)
         publish_table(store, "games", keys, out / GAMES_FILE, GAMES_SCHEMA, meta,
                       lambda groups: mark_duplicates(groups, first))
@@ -101,14 +103,10 @@ def publish_games(out: Path, run: RunResult, stats: ReadStats, options: dict, en
         "units": run.summary("games"),
         "tables": {"games": GAMES_FILE},
         "parts": {"games": digest},
+        CHECKSUMS: checksums(out, [GAMES_FILE]),
     }
     write_json_atomic(out / MANIFEST_FILE, manifest)
     return manifest
-
-
-def _recorded_digest(out: Path, table: str) -> str | None:
-    manifest = out / MANIFEST_FILE
-    return json.loads(manifest.read_text()).get("parts", {}).get(table) if manifest.is_file() else None
 
 
 def check_output_folder(paths: Iterable[str], out: Path, files: Iterable[str], force: bool) -> None:
@@ -117,7 +115,8 @@ def check_output_folder(paths: Iterable[str], out: Path, files: Iterable[str], f
 
     A table that the manifest does not list is what a run stopped between publishing
     it and writing the manifest leaves behind: it is not a finished result, and the
-    run that resumes replaces it.
+    run that resumes replaces it. Nor is a damaged manifest, or a table that no longer
+    matches the manifest's checksum: the run rebuilds each from the parts, saying so.
     """
     try:
         os.fsencode(out).decode("utf-8")
@@ -125,31 +124,48 @@ def check_output_folder(paths: Iterable[str], out: Path, files: Iterable[str], f
         raise InputError(f"the run folder's name {str(out)!r} is not valid UTF-8; choose another") from None
     if out.exists() and not out.is_dir():
         raise InputError(f"the run folder {out} exists and is not a folder")
-    target = out.resolve()
+    target = _resolved(out)
+    if target is None:
+        raise InputError(f"the run folder {out} cannot be reached: it is a loop of symbolic links")
     for path in paths:
-        source = Path(path).resolve()
-        if source.is_dir() and (target == source or source in target.parents):
+        source = _resolved(path)  # a loop among the inputs is its own row when read
+        if source is not None and source.is_dir() and (target == source or source in target.parents):
             raise InputError(f"refusing to write into {out}: it is inside the input folder {path}")
     existing = [name for name in files if (out / name).exists() and _is_finished(out, name)]
     if existing and not force:
         raise InputError(f"{out / existing[0]} exists; use --force to overwrite")
+    _say_what_is_rebuilt(out)
+
+
+def _resolved(path: str | Path) -> Path | None:
+    """``path`` with its links resolved, or None for a loop of symbolic links."""
+    try:
+        return Path(path).resolve()
+    except RuntimeError:
+        return None
 
 
 def _is_finished(out: Path, name: str) -> bool:
     """Whether ``out/name`` is a finished result: the manifest, a table it lists, or a file
     rulelab did not write."""
+    manifest = read_manifest(out)
     if name == MANIFEST_FILE:
-        return True
-    try:
-        listed = json.loads((out / MANIFEST_FILE).read_text()).get("tables", {}).values()
-    except (OSError, ValueError, AttributeError):
-        listed = ()
-    if name in listed:
-        return True
+        return manifest is not None
+    listed = (manifest or {}).get("tables", {})
+    if name in (listed.values() if isinstance(listed, dict) else ()):
+        return name not in damaged_tables(out, manifest)
     try:
         return "command" not in read_provenance(out / name)
     except (OSError, ValueError, pa.ArrowException):
         return True
+
+
+def _say_what_is_rebuilt(out: Path) -> None:
+    """One line on standard error per damaged file the run will rebuild from the parts."""
+    damaged = [MANIFEST_FILE] if manifest_damaged(out) else damaged_tables(out, read_manifest(out))
+    for name in damaged:
+        print(f"rulelab: {out / name} is damaged (empty, torn, or not as the manifest recorded it); "
+              "it is rebuilt from the parts", file=sys.stderr, flush=True)
 
 
 def provenance(command: str, inputs: list[dict], options: dict) -> dict:

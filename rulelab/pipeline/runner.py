@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.context
+import multiprocessing.forkserver
 import multiprocessing.spawn
 import os
+import signal
 import threading
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+import contextlib
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TypeVar
 
-from rulelab.errors import worker_lost
+from rulelab.errors import RulelabError, worker_lost
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -45,18 +48,64 @@ def process_pool(jobs: int) -> Iterator[Executor]:
     # (rulelab.pipeline.warm) and every worker forked from it starts warm.
     context = _WorkerContext()
     context.set_forkserver_preload(["rulelab.pipeline.warm"])
+    _start_fork_server()
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                initializer=_exit_with, initargs=(os.getpid(),))
     try:
+        try:
+            pool.submit(os.getpid).result()
+        except BrokenProcessPool:
+            raise RulelabError("worker processes could not start (the lines above say why); "
+                               "--jobs 1 works without them") from None
         yield pool
     except BrokenProcessPool as error:
         pool.shutdown(wait=False, cancel_futures=True)
         raise worker_lost(error) from None
-    except BaseException:
+    except BaseException as error:  # Ctrl-C, SIGTERM, an error: the work in flight is not waited for
+        processes = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        if isinstance(error, KeyboardInterrupt):
+            _stop_fork_server()
         raise
     else:
         pool.shutdown(wait=True)
+
+
+def _start_fork_server() -> None:
+    """Start the fork server, if it is not running, with safe paths (``PYTHONSAFEPATH``)
+    and Ctrl-C ignored.
+
+    It is started as ``python -c``, which puts the working directory first on its path,
+    so any folder named ``rulelab`` there (even an empty one) would be imported instead
+    of the package, and every worker would fail. Ctrl-C reaches every process of the
+    terminal's group: the server and its workers (which inherit the ignored signal)
+    leave it to this process, which stops them, instead of each printing a traceback.
+    """
+    saved = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
+    in_main = threading.current_thread() is threading.main_thread()
+    interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main else None
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        if in_main:
+            signal.signal(signal.SIGINT, interrupt)
+        if saved is None:
+            del os.environ["PYTHONSAFEPATH"]
+        else:
+            os.environ["PYTHONSAFEPATH"] = saved
+
+
+def _stop_fork_server() -> None:
+    """Stop the fork server, so that workers this process asked for while it was still
+    loading are never started (each would fail, printing a traceback, once this process
+    is gone); the next pool starts a new one."""
+    pid = getattr(multiprocessing.forkserver._forkserver, "_forkserver_pid", None)
+    if pid is not None:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 WORKER_NAME = "rulelab-worker"

@@ -8,7 +8,6 @@ that nothing later decides them again; so is the region analysis of the board.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import fields
 from functools import partial
@@ -33,6 +32,7 @@ from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played
 from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points, score_all
 from rulelab.store.layout import GAMES_FILE, LIFE_FILE, MANIFEST_FILE, SCORES_FILE
 from rulelab.store.life import LIFE_SCHEMA, life_row
+from rulelab.store.manifest import CHECKSUMS, checksums, read_manifest
 from rulelab.store.positions import COUNTED_KINDS, POSITION_COLUMNS, position_from_row
 from rulelab.store.tables import read_frame, read_provenance, write_json_atomic
 
@@ -204,10 +204,9 @@ def _recorded_ingest(out: Path, paths: list[str]) -> dict | None:
     Their content is not read here: the run hashes each input once, as it reads it, and
     :func:`_check_inputs_unchanged` compares those hashes with the manifest's.
     """
-    manifest = out / MANIFEST_FILE
-    if not (out / GAMES_FILE).is_file() or not manifest.is_file():
+    recorded = read_manifest(out)
+    if not (out / GAMES_FILE).is_file() or recorded is None:
         return None
-    recorded = json.loads(manifest.read_text())
     if [entry.get("path") for entry in recorded.get("inputs", [])] != paths:
         return None
     return recorded
@@ -300,7 +299,10 @@ def _scored_with(out: Path, options: dict) -> bool:
     the same ingest remakes it from the same parts, and other contents of the inputs are
     refused once read (:func:`_check_inputs_unchanged`), so it needs no ``force``."""
     scores = out / SCORES_FILE
-    return scores.is_file() and read_provenance(scores).get("options") == options
+    try:
+        return read_provenance(scores).get("options") == options
+    except (OSError, ValueError, pa.ArrowException):  # missing or damaged: made again
+        return False
 
 
 def _score_into(out: Path, paths: list[str], stage: Stage, recorded: dict | None, force: bool,
@@ -337,6 +339,7 @@ def _score_into(out: Path, paths: list[str], stage: Stage, recorded: dict | None
     manifest["counts"].update(scores_rows=count, life_rows=lives)
     digest = table_digest(keys, meta)  # both tables are assembled from parts of the same keys
     manifest["parts"].update(scores=digest, life=digest)
+    manifest[CHECKSUMS].update(checksums(out, [SCORES_FILE, LIFE_FILE]))
     write_json_atomic(out / MANIFEST_FILE, manifest)
     return manifest
 

@@ -16,6 +16,9 @@ Order of trust, first match wins:
 4. the most plausible of GB18030, Shift-JIS, Big5, EUC-KR and cp1252;
 5. Latin-1.
 
+Steps 3 and 4 weigh the first 64 KiB (:data:`SAMPLE_BYTES`); the codec they choose must
+then decode the whole record, or it is read as Latin-1.
+
 Text without a ``CA`` in EUC-KR and in GB2312 use the same byte ranges and cannot be told
 apart from the bytes alone; such text is read as GB18030 (more common in Go records).
 UTF-16 files are not recognised (they are not ASCII-compatible); they decode as Latin-1
@@ -95,13 +98,19 @@ def decode_sgf(data: bytes) -> Decoded:
             text = _strict(data, codec) if codec else None
             if text is not None:
                 return Decoded(text, _display_name(codec), False)
-    text = data.decode("utf-8", "replace")
-    if declared == "utf-8" or _looks_like_damaged_utf8(text):
-        return Decoded(text, "utf-8", True)
-    best = _most_plausible_legacy(data)
-    if best is not None:
-        return best
+    sample, whole = data[:SAMPLE_BYTES], len(data) <= SAMPLE_BYTES
+    if declared == "utf-8" or _looks_like_damaged_utf8(_decoded(sample, "utf-8", whole, "replace")[0]):
+        return Decoded(data.decode("utf-8", "replace"), "utf-8", True)
+    best = _most_plausible_legacy(sample, whole)
+    text = _strict(data, best) if best is not None else None
+    if text is not None:
+        return Decoded(text, best, False)
     return Decoded(data.decode("latin-1"), "latin-1", False)
+
+
+SAMPLE_BYTES = 1 << 16
+"""Bytes a guess weighs (the first ones): a record's names and first comments are in
+them, and weighing every character of a 60 MiB member took two minutes."""
 
 
 def declared_codec(data: bytes) -> str | None:
@@ -137,13 +146,21 @@ def _keeps_structure(data: bytes, text: str) -> bool:
     return all(data.count(ord(ch)) == text.count(ch) for ch in STRUCTURE)
 
 
-def _strict(data: bytes, codec: str) -> str | None:
+def _decoded(data: bytes, codec: str, whole: bool = True, errors: str = "strict") -> tuple[str, bytes]:
+    """``data`` decoded, and the bytes decoded; a character cut at the end of a part
+    (``whole`` False) is left out of both."""
+    decoder = codecs.getincrementaldecoder(codec)(errors)
+    text = decoder.decode(data, whole)
+    return text, data[:len(data) - len(decoder.getstate()[0])]
+
+
+def _strict(data: bytes, codec: str, whole: bool = True) -> str | None:
     """``data`` decoded strictly with ``codec``, or None if that fails or eats structure."""
     try:
-        text = data.decode(codec)
+        text, decoded = _decoded(data, codec, whole)
     except (UnicodeDecodeError, LookupError):
         return None
-    return text if _keeps_structure(data, text) else None
+    return text if _keeps_structure(decoded, text) else None
 
 
 def _looks_like_damaged_utf8(replaced: str) -> bool:
@@ -159,16 +176,17 @@ def _looks_like_damaged_utf8(replaced: str) -> bool:
     return wide > 0 and bad <= 2 * wide
 
 
-def _most_plausible_legacy(data: bytes) -> Decoded | None:
-    """The legacy decoding that keeps structure and reads most like real text."""
+def _most_plausible_legacy(data: bytes, whole: bool) -> str | None:
+    """The legacy codec that decodes ``data`` (the start of a record unless ``whole``)
+    keeping its structure and reads most like real text."""
     best, best_score = None, None
     for codec in LEGACY_CODECS:
-        text = _strict(data, codec)
+        text = _strict(data, codec, whole)
         if text is None:
             continue
         score = _plausibility(text, codec)
         if best_score is None or score > best_score:
-            best, best_score = Decoded(text, codec, False), score
+            best, best_score = codec, score
     return best
 
 

@@ -12,6 +12,7 @@ means to read or write other files.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import duckdb
@@ -20,6 +21,7 @@ import pyarrow.parquet as pq
 
 from rulelab.errors import InputError
 from rulelab.store.layout import OPTIONAL_TABLES, RUN_TABLES
+from rulelab.store.manifest import damaged_tables, read_manifest
 
 
 def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBPyConnection:
@@ -46,7 +48,8 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
     Raises
     ------
     InputError
-        If the folder or one of its tables is missing.
+        If the folder or one of its tables is missing, or a table no longer matches the
+        checksum its manifest records.
 
     Examples
     --------
@@ -66,18 +69,29 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
     if missing:
         raise InputError(f"The run folder {str(run_dir)!r} lacks {', '.join(missing)}.")
     paths.update({name: folder / file for name, file in OPTIONAL_TABLES.items() if (folder / file).is_file()})
+    damaged = damaged_tables(folder, read_manifest(folder))
+    if damaged:
+        raise InputError(f"{folder / damaged[0]} does not match the checksum its manifest.json records "
+                         "(it was damaged after it was written); run the command that made it again "
+                         "to rebuild it from the parts.")
     con = duckdb.connect(database=":memory:", config={} if allow_files else _NO_EXTENSIONS)
-    tables = [str(path.resolve()) for path in paths.values()]
+    tables = [_literal_glob(str(path.resolve())) for path in paths.values()]
     if not allow_files:
-        con.execute("SET allowed_paths = ?", [tables])
+        con.execute("SET allowed_paths = ?", [[str(path.resolve()) for path in paths.values()] + tables])
         con.execute("SET enable_external_access = false")
         con.execute("SET lock_configuration = true")
-    for (name, path), resolved in zip(paths.items(), tables):
-        literal = resolved.replace("'", "''")
+    for (name, path), pattern in zip(paths.items(), tables):
+        literal = pattern.replace("'", "''")
         con.execute(f"CREATE VIEW all_{name} AS SELECT * FROM read_parquet('{literal}')")
         originals = " WHERE duplicate_of IS NULL" if "duplicate_of" in pq.read_schema(path).names else ""
         con.execute(f"CREATE VIEW {name} AS SELECT * FROM all_{name}{originals}")
     return con
+
+
+def _literal_glob(path: str) -> str:
+    """``path`` as a DuckDB glob that matches only itself (``run?/`` would also read
+    ``run1/``): each wildcard character in brackets."""
+    return re.sub(r"([\[?*])", r"[\1]", path)
 
 
 _NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}

@@ -107,6 +107,7 @@ class TableWriter:
         metadata = {PROVENANCE_KEY: json.dumps(provenance, sort_keys=True).encode()}
         self.schema = schema.with_metadata(metadata)
         self.rows = 0
+        self.tmp.unlink(missing_ok=True)  # a link planted under this name is removed, not followed
         self._writer = pq.ParquetWriter(self.tmp, self.schema, compression="zstd")
 
     def write(self, rows: Iterable[Mapping]) -> None:
@@ -161,8 +162,10 @@ def write_json_atomic(path: str | os.PathLike, data: Mapping) -> None:
     """Write JSON so that a reader sees either the old file or the whole new one."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
     try:
-        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        with open(tmp, "x") as stream:  # exclusive: never through a link planted under this name
+            stream.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
         sync_file(tmp)
         os.replace(tmp, path)
         sync_folder(path.parent)

@@ -5,11 +5,14 @@ fails leaves the previous report exactly as it was; reruns are byte-identical.""
 
 import re
 
+import numpy as np
+import pandas as pd
 import pytest
 
-from rulelab.analysis import report
+from rulelab.analysis import plots, report
 from rulelab.analysis.report import build_report
 from rulelab.analysis.sections import SECTIONS
+from rulelab.analysis.stats import wilson_interval
 from rulelab.errors import InputError
 from rulelab.pipeline.score import score
 
@@ -34,6 +37,7 @@ GOOD = {"b.sgf": walls(4, "B+1.5"), "w.sgf": walls(3, "W+16.5"), "j.sgf": walls(
 COLLECTIONS = {
     "damaged": {**GOOD, "cut.sgf": GOOD["b.sgf"][:40], "handicap.sgf": walls(4, "B+7", komi=0.5, handicap=2)},
     "one game": {"b.sgf": GOOD["b.sgf"]},
+    "three games": GOOD,
     "only handicap": {"h2.sgf": walls(4, "B+7", komi=0.5, handicap=2),
                       "h1.sgf": walls(3, "W+11", komi=0.5, handicap=2)},
     "nothing counted": {"r1.sgf": walls(4, "B+R", ended=False), "r2.sgf": walls(3, "W+R", ended=False)},
@@ -64,6 +68,15 @@ def test_every_collection_gives_a_whole_report(tmp_path, name):
     assert not re.search(r"^\| ---.*\|\n(?!\|)", markdown, flags=re.M)
     for block in markdown.split("\n## ")[1:]:  # every section says something
         assert len(block.strip().splitlines()) > 1, block
+
+
+def test_a_rate_of_zero_in_three_games_draws_its_interval():
+    """Wilson's lower bound at 0 of 3 lies 5.6e-17 above the rate: no negative error bar."""
+    low, high = wilson_interval([0, 3], [3, 3])
+    assert low[0] > 0  # the rounding the plot must absorb
+    curve = pd.DataFrame({"ruleset": "chinese", "komi": [6.5, 7.5], "games": 3, "rate": [0.0, 1.0],
+                          "wilson_low": low, "wilson_high": high, "boot_low": np.nan, "boot_high": np.nan})
+    plots.plot_komi_curves(curve, title="three games")
 
 
 @pytest.mark.slow
@@ -98,12 +111,59 @@ def test_a_swap_cut_between_its_renames_is_undone_by_the_next_build(tmp_path):
     previous = tmp_path / ".report.previous"
     previous.mkdir()
     (previous / "report.md").write_text("the old report")
+    report._mark(previous, ["report.md"])
     assert report._report_folder(tmp_path / "run", out) == out.resolve()
     assert (out / "report.md").read_text() == "the old report" and not previous.exists()
 
 
-def test_a_folder_that_holds_something_else_is_never_replaced(tmp_path):
-    (tmp_path / "notes").mkdir()
-    (tmp_path / "notes" / "thesis.tex").write_text("months of work")
-    with pytest.raises(InputError, match="something other than a report"):
-        report._report_folder(tmp_path / "run", tmp_path / "notes")
+def tree(folder) -> dict[str, bytes | None]:
+    return {str(p.relative_to(folder)): p.read_bytes() if p.is_file() else None for p in folder.rglob("*")}
+
+
+def made(folder, files: dict[str, str]):
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    return folder
+
+
+@pytest.mark.parametrize("run, out, message", [
+    ("proj/run", "proj", "holds the run folder"),  # a report.md beside the run, and notes
+    ("run", "site", "did not write (index.html, photos, thesis.tex)"),  # a web site with an index.html
+    ("run", "notes", "did not write (thesis.tex)"),
+    ("run", "old", "did not write (report.md)"),  # a report without the marker rulelab writes
+    ("run", "file.md", "did not write (file.md)"),
+])
+def test_a_folder_holding_what_rulelab_did_not_write_is_refused_and_left_alone(tmp_path, run, out, message):
+    made(tmp_path, {"proj/run/manifest.json": "{}", "proj/report.md": "mine", "proj/notes.txt": "mine",
+                    "site/index.html": "mine", "site/thesis.tex": "mine", "site/photos/a.jpg": "mine",
+                    "notes/thesis.tex": "mine", "old/report.md": "mine", "file.md": "mine"})
+    before = tree(tmp_path)
+    with pytest.raises(InputError, match=re.escape(message)):
+        report._report_folder(tmp_path / run, tmp_path / out)
+    assert tree(tmp_path) == before
+
+
+def test_a_report_is_rebuilt_in_place_until_someone_adds_a_file(tmp_path):
+    out = tmp_path / "report"
+    with report._staged(out) as staging:
+        (staging / "report.md").write_text("first")
+    assert report._report_folder(tmp_path / "run", out) == out
+    with report._staged(out) as staging:
+        (staging / "report.md").write_text("second")
+    assert sorted(p.name for p in out.iterdir()) == [".rulelab-report", "report.md"]
+    assert (out / "report.md").read_text() == "second" and sorted(tmp_path.iterdir()) == [out]
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(InputError, match=re.escape("did not write (notes.txt)")):
+        report._report_folder(tmp_path / "run", out)
+
+
+def test_a_folder_in_the_way_of_the_swap_is_never_removed(tmp_path):
+    made(tmp_path, {".report.building/mine.txt": "mine"})
+    with pytest.raises(InputError, match="not written by rulelab"):
+        report._report_folder(tmp_path / "run", tmp_path / "report")
+    assert (tmp_path / ".report.building" / "mine.txt").read_text() == "mine"
+    made(tmp_path, {".report.building/.rulelab-report": '{"files": []}'})  # a build killed midway
+    with report._staged(report._report_folder(tmp_path / "run", tmp_path / "report")) as staging:
+        (staging / "report.md").write_text("new")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]

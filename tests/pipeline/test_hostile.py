@@ -11,10 +11,13 @@ import io
 import json
 import os
 import random
+import signal
 import sys
 import tarfile
+import time
 import tracemalloc
 import zipfile
+import zlib
 from pathlib import Path
 
 import pandas as pd
@@ -23,6 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulelab import cli
+from rulelab.errors import InputError
 from rulelab.pipeline.checkpoint import run_lock
 from rulelab.pipeline.ingest import ingest
 from rulelab.pipeline.score import score
@@ -80,6 +84,54 @@ def pax_header_over_the_limit() -> bytes:
     return gzip.compress(header.tobuf(format=tarfile.USTAR_FORMAT) + b"\0" * header.size)
 
 
+def tar_info(name: str, **fields) -> tarfile.TarInfo:
+    info = tarfile.TarInfo(name)
+    for field, value in fields.items():
+        setattr(info, field, value)
+    return info
+
+
+def tar_with(header: tarfile.TarInfo, data: bytes = b"", fmt=tarfile.GNU_FORMAT, after: bool = True) -> bytes:
+    """A tar of a good game, then ``header`` and ``data``, then (when ``data`` is whole) another good game."""
+    def good(name):
+        return tar_info(name, size=len(GOOD)).tobuf() + GOOD + b"\0" * (-len(GOOD) % 512)
+    return good("a.sgf") + header.tobuf(format=fmt) + data + (good("z.sgf") if after else b"") + b"\0" * 1024
+
+
+def claimed_size(size: int, pax: bool = False) -> bytes:
+    """A member whose header claims ``size`` bytes (base-256 in the GNU header, or a pax record)."""
+    header = tarfile.TarInfo("big.sgf")
+    if pax:
+        header.size, header.pax_headers = 10, {"size": str(size)}
+    else:
+        header.size = size
+    return tar_with(header, b"x" * 8192, tarfile.PAX_FORMAT if pax else tarfile.GNU_FORMAT, after=False)
+
+
+def pax_sparse_map(entries: int) -> bytes:
+    """A GNU sparse 1.0 member whose map (in its data, read whole by tarfile) lists ``entries`` pieces."""
+    header = tarfile.TarInfo("s.sgf")
+    header.pax_headers = {"GNU.sparse.major": "1", "GNU.sparse.minor": "0", "GNU.sparse.realsize": "100"}
+    data = f"{entries}\n".encode() + b"1\n" * (2 * entries)
+    header.size = len(data)
+    return gzip.compress(tar_with(header, data + b"\0" * (-len(data) % 512), tarfile.PAX_FORMAT))
+
+
+def old_sparse_blocks(blocks: int) -> bytes:
+    """An old GNU sparse member followed by ``blocks`` extension headers of 21 pieces each."""
+    header = bytearray(tar_info("s.sgf", type=tarfile.GNUTYPE_SPARSE).tobuf(format=tarfile.GNU_FORMAT))
+    header[482] = 1  # isextended
+    header[148:156] = b" " * 8
+    header[148:156] = b"%06o\0 " % sum(header)
+    extension = bytearray(b"".join(b"%011o\0%011o\0" % (n + 1, 1) for n in range(21)).ljust(512, b"\0"))
+    extension[504] = 1
+    last = bytes(extension[:504]) + b"\0" * 8
+    members = tar_with(tarfile.TarInfo("-"), after=True)
+    cut = members.index(b"-\0")
+    return gzip.compress(members[:cut] + bytes(header) + bytes(extension) * (blocks - 1) + last
+                         + members[cut + 512:])
+
+
 def nested() -> bytes:
     inner = tar_bytes({"x.sgf": GOOD}, "w:gz")
     return tar_bytes({"inner.tar.gz": inner, "g.sgf.gz": gzip.compress(GOOD)})
@@ -103,6 +155,12 @@ HOSTILE = {
     "setup bomb": ("bad.zip", bytes(zip_bytes({"b.sgf": b"(;SZ[19]" + b"AB[aa:ss]AE[aa:ss]" * 40_000 + b")"})),
                    {"error": "more than 250,000 setup points"}),
     "pax header bomb": ("bad.tar.gz", pax_header_over_the_limit(), {"error": "header record of 2,097,152 bytes"}),
+    "size of 2**80 in a 10 KB tar": ("bad.tar", claimed_size(2**80), {"error": "the data ends inside 'big.sgf'"}),
+    "pax size=10**30": ("bad.tar", claimed_size(10**30, pax=True), {"error": "the data ends inside 'big.sgf'"}),
+    "pax sparse map": ("bad.tar.gz", pax_sparse_map(1000), {"error": "sparse member; not read"}),
+    "old sparse headers": ("bad.tar.gz", old_sparse_blocks(3), {"error": "sparse member; not read"}),
+    "old sparse headers past the cap": ("bad.tar.gz", old_sparse_blocks(3000),
+                                        {"error": "sparse extension headers of more than 1,048,576 bytes"}),
     "nested archive and .gz": ("bad.tar", nested(), {"status": "skipped"}),
     "margin 1e400": ("bad.sgf", record("RE[B+1e400]"), {"result_margin": None, "warnings": "'1e400'"}),
     "margin 1e5": ("bad.sgf", record("RE[B+1e5]"), {"result_margin": None, "warnings": "'1e5'"}),
@@ -198,6 +256,48 @@ def test_splitting_scans_a_bounded_multiple_of_the_file(monkeypatch):
     games, _ = split.split_games(text)
     assert sum(scanned) <= (split.SPLIT_WORK_PER_CHAR + 1) * len(text)
     assert games[-1].unread and "splitting stopped" in games[-1].unread
+
+
+BOUNDED_ARCHIVES = {
+    "size of 2**80": (lambda: claimed_size(2**80), ["a.sgf"]),
+    "size of 2**34": (lambda: claimed_size(2**34), ["a.sgf"]),
+    "pax size=10**30": (lambda: claimed_size(10**30, pax=True), ["a.sgf"]),
+    "pax sparse map of 4 million pieces": (lambda: pax_sparse_map(4_000_000), ["a.sgf", "z.sgf"]),
+    "20,000 old sparse headers": (lambda: old_sparse_blocks(20_000), ["a.sgf"]),
+    "3 old sparse headers": (lambda: old_sparse_blocks(3), ["a.sgf", "z.sgf"]),
+}
+
+
+@pytest.mark.parametrize("case", BOUNDED_ARCHIVES)
+def test_a_small_archive_that_claims_much_costs_little(case, tmp_path):
+    """Each cost minutes or gigabytes: tarfile's skip never met the end of the data, and
+    sparse maps were built at ~45 bytes of memory per byte."""
+    make, games = BOUNDED_ARCHIVES[case]
+    path = tmp_path / "bad.tar.gz"
+    path.write_bytes(make())
+    assert path.stat().st_size < 256 << 10
+    started = time.perf_counter()
+    tracemalloc.start()
+    try:
+        items = list(iter_files([path]))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert time.perf_counter() - started < 10 and peak < 32 << 20
+    assert [item.member for item in items if isinstance(item, RawFile)] == games
+    assert any(isinstance(item, FileFailure) for item in items)
+
+
+def test_a_truncated_tar_gz_keeps_every_intact_member(tmp_path):
+    data = tar_bytes({f"g{n:03d}.sgf": GOOD + os.urandom(300).hex().encode() for n in range(100)})
+    packed = gzip.compress(data)
+    path = tmp_path / "cut.tar.gz"
+    path.write_bytes(packed[:-3000])
+    readable = len(zlib.decompressobj(31).decompress(packed[:-3000]))
+    intact = readable // 1536  # a header and two blocks of data each
+    items = list(iter_files([path]))
+    assert [item.member for item in items if isinstance(item, RawFile)] == [f"g{n:03d}.sgf" for n in range(intact)]
+    assert "Compressed file ended" in str(items[-1].error)
 
 
 # --- memory: a constant times the input -------------------------------------------------
@@ -401,3 +501,175 @@ def test_a_killed_dask_worker_stops_the_run_as_the_local_engine_does(allowed_fai
             run_units(plan_units(iter_files([games])), [dying], PartStore(tmp_path / "run"),
                       DaskEngine(client, None))
     assert "\n" not in str(stopped.value)
+
+
+# --- workers --------------------------------------------------------------------------
+
+
+@pytest.mark.pool
+def test_workers_import_the_package_not_a_rulelab_folder_in_the_working_directory(tmp_path):
+    """The fork server starts as ``python -c``, which put the working directory first."""
+    import subprocess
+
+    games = write_games(tmp_path / "in", 4)
+    (tmp_path / "rulelab").mkdir()
+    command = [str(Path(sys.executable).with_name("rulelab")), "ingest", str(games), "--out", "run", "--jobs", "2"]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert len(pd.read_parquet(tmp_path / "run" / "games.parquet")) == 4
+
+
+@pytest.mark.pool
+def test_workers_that_cannot_start_say_so_rather_than_to_run_again(monkeypatch):
+    from rulelab.errors import RulelabError
+    from rulelab.pipeline import runner
+
+    monkeypatch.setattr(runner, "_exit_with", os.kill)  # one argument: every worker's start fails
+    with pytest.raises(RulelabError, match="worker processes could not start.*--jobs 1"):
+        with runner.process_pool(2):
+            pass
+
+
+# --- links ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("planted", [".rulelab.lock", "hard .rulelab.lock", "parts", "parts/games"])
+def test_a_lock_or_parts_planted_as_a_link_stops_the_run_and_its_target_is_untouched(planted, tmp_path, capsys):
+    games = write_games(tmp_path / "in", 2)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.tex").write_text("months of work")
+    run = tmp_path / "run"
+    run.mkdir()
+    target = mine / "thesis.tex" if planted.endswith("lock") else mine
+    if planted.startswith("hard"):
+        os.link(target, run / ".rulelab.lock")
+    else:
+        (run / planted).parent.mkdir(exist_ok=True)
+        (run / planted).symlink_to(target)
+    err = one_error_line(capsys, ["ingest", str(games), "--out", str(run), "--jobs", "1"])
+    assert "never follows links" in err
+    assert [p.name for p in mine.iterdir()] == ["thesis.tex"] and (mine / "thesis.tex").read_text() == "months of work"
+
+
+def test_a_link_planted_as_a_temporary_file_is_never_written_through(tmp_path):
+    games = write_games(tmp_path / "in", 2)
+    mine = tmp_path / "mine.txt"
+    mine.write_text("months of work")
+    (tmp_path / "run").mkdir()
+    for name in ("manifest.json", "games.parquet"):
+        (tmp_path / "run" / f".{name}.{os.getpid()}.tmp").symlink_to(mine)
+    ingest([games], tmp_path / "run", jobs=1)
+    assert mine.read_text() == "months of work"
+    assert len(pd.read_parquet(tmp_path / "run" / "games.parquet")) == 2
+
+
+# --- damaged run folders --------------------------------------------------------------
+
+
+def flip_a_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 1
+    path.write_bytes(bytes(data))
+
+
+DAMAGE = {
+    "empty manifest": ("manifest.json", lambda path: path.write_text("")),
+    "torn manifest": ("manifest.json", lambda path: path.write_bytes(path.read_bytes()[:100])),
+    "manifest of one brace": ("manifest.json", lambda path: path.write_text("{")),
+    "manifest of null": ("manifest.json", lambda path: path.write_text("null")),
+    "manifest of a list": ("manifest.json", lambda path: path.write_text("[]")),
+    "zero-byte games table": ("games.parquet", lambda path: path.write_bytes(b"")),
+    "one flipped byte in the games table": ("games.parquet", flip_a_byte),
+    "one flipped byte in the scores table": ("scores.parquet", flip_a_byte),
+}
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+@pytest.mark.parametrize("case", DAMAGE)
+def test_a_damaged_run_folder_is_rebuilt_from_its_parts_saying_so(case, force, tmp_path, capsys):
+    games = write_games(tmp_path / "in", 3)
+    argv = ["score", str(games), "--jobs", "1", "--rules", "chinese", "--out"]
+    assert cli.main([*argv, str(tmp_path / "clean")]) == 0
+    assert cli.main([*argv, str(tmp_path / "run")]) == 0
+    name, damage = DAMAGE[case]
+    damage(tmp_path / "run" / name)
+    capsys.readouterr()
+
+    assert cli.main([*argv, str(tmp_path / "run"), *force]) == 0
+
+    assert capsys.readouterr().err.count(f"{name} is damaged") == 1
+    for table in ("games.parquet", "scores.parquet", "life.parquet"):
+        assert (tmp_path / "run" / table).read_bytes() == (tmp_path / "clean" / table).read_bytes()
+
+
+def test_sql_refuses_a_table_that_no_longer_matches_its_checksum(tmp_path, capsys):
+    games = write_games(tmp_path / "in", 3)
+    assert cli.main(["score", str(games), "--jobs", "1", "--rules", "chinese", "--out", str(tmp_path / "run")]) == 0
+    capsys.readouterr()
+    flip_a_byte(tmp_path / "run" / "games.parquet")
+    err = one_error_line(capsys, ["sql", str(tmp_path / "run"), "SELECT count(*) FROM games"])
+    assert "games.parquet does not match the checksum" in err
+
+
+def symlink_loop(folder: Path) -> Path:
+    (folder / "loop-a").symlink_to(folder / "loop-b")
+    (folder / "loop-b").symlink_to(folder / "loop-a")
+    return folder / "loop-a"
+
+
+def test_a_symlink_loop_given_as_an_input_is_one_row_and_the_good_games_are_read(tmp_path):
+    games = write_games(tmp_path / "in", 2)
+    manifest = ingest([symlink_loop(tmp_path), games], tmp_path / "run", jobs=1)
+    assert manifest["counts"]["by_status"] == {"input_error": 1, "ok": 2}
+
+
+def test_a_symlink_loop_as_the_run_or_report_folder_stops_with_one_line(tmp_path, capsys):
+    from rulelab.analysis import report
+
+    games = write_games(tmp_path / "in", 1)
+    loop = symlink_loop(tmp_path)
+    assert "loop of symbolic links" in one_error_line(capsys, ["ingest", str(games), "--out", str(loop)])
+    with pytest.raises(InputError, match="loop of symbolic links"):
+        report._report_folder(tmp_path / "run", loop)
+
+
+# --- signals and the command line -----------------------------------------------------
+
+
+@pytest.mark.pool
+@pytest.mark.parametrize("signals, said, statuses", [
+    ([signal.SIGINT], "rulelab: interrupted", {130}),
+    ([signal.SIGINT, signal.SIGINT], "rulelab: ", {130, -signal.SIGINT}),  # the second ends it at once
+    ([signal.SIGTERM], "rulelab: terminated", {143}),
+])
+def test_a_run_stopped_by_signals_ends_at_once_in_one_line(signals, said, statuses, tmp_path):
+    """Signalled as a terminal does, to the whole group: workers and their server leave
+    it to the run, which stops them (twice in quick succession hung, or printed tracebacks)."""
+    import subprocess
+
+    games = write_games(tmp_path / "in", 600)
+    command = [str(Path(sys.executable).with_name("rulelab")), "score", str(games), "--out", str(tmp_path / "run"),
+               "--jobs", "2"]
+    run = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+                           start_new_session=True)
+    time.sleep(3)
+    for number in signals:
+        os.killpg(run.pid, number)
+        time.sleep(0.1)
+    try:
+        err = run.communicate(timeout=15)[1]
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode in statuses and "Traceback" not in err, err
+    assert err.splitlines()[-1].startswith(said) and err.count("\n") <= 2, err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["ingest"], "the following arguments are required: PATH, --out (see rulelab ingest --help)"),
+    (["score", "x", "--out", "y", "--jobs", "many"], "argument --jobs: invalid int value: 'many'"),
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+])
+def test_an_argument_error_is_one_line(argv, message, capsys):
+    assert message in one_error_line(capsys, argv)

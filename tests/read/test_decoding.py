@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulelab.errors import DecodeError
+from rulelab.read import decoding
 from rulelab.read.decoding import STRUCTURE, Decoded, declared_codec, decode_sgf
 from rulelab.read.sgf import game_events, parse_game, split_games
 
@@ -148,3 +149,21 @@ def test_non_bytes_input_is_a_decode_error():
 @given(st.binary(max_size=300))
 def test_decoding_never_changes_the_structure_of_any_bytes(data):
     assert keeps_structure(data.removeprefix(b"\xef\xbb\xbf"), decode_sgf(data))
+
+
+def test_a_codec_is_guessed_from_the_first_64_kib_even_when_it_cuts_a_character(monkeypatch):
+    """Weighing every character of a 60 MiB member took two minutes; the 9 bytes before
+    the comment put the 64 KiB mark in the middle of a two-byte character."""
+    weighed = []
+    plausibility, damaged = decoding._plausibility, decoding._looks_like_damaged_utf8
+    monkeypatch.setattr(decoding, "_plausibility", lambda text, codec: weighed.append(len(text)) or plausibility(text, codec))
+    monkeypatch.setattr(decoding, "_looks_like_damaged_utf8", lambda text: weighed.append(len(text)) or damaged(text))
+    data = b"(;GM[1]C[" + "啊".encode("gb2312") * (1 << 20) + b"])"
+    decoded = decode_sgf(data)
+    assert decoded == Decoded("(;GM[1]C[" + "啊" * (1 << 20) + "])", "gb18030", False)
+    assert weighed and max(weighed) <= decoding.SAMPLE_BYTES
+
+
+def test_a_codec_that_fits_the_start_but_not_the_rest_gives_latin_1():
+    data = b"(;C[" + "啊".encode("gb2312") * (1 << 16) + b"\xff\xff])"
+    assert decode_sgf(data).encoding == "latin-1"

@@ -111,3 +111,15 @@ def test_allow_files_lets_a_query_read_other_files(run, tmp_path):
     pd.DataFrame({"x": [7]}).to_csv(tmp_path / "extra.csv", index=False)
     answer = query(run, f"SELECT x FROM read_csv('{tmp_path}/extra.csv')", allow_files=True)
     assert answer["x"].tolist() == [7]
+
+
+@pytest.mark.parametrize("allow_files", [False, True])
+@pytest.mark.parametrize("name", ["b[c]", "run?", "r*n"])
+def test_a_run_folder_named_with_glob_characters_reads_its_own_tables_only(name, allow_files, tmp_path):
+    for folder in (name, "bc", "run1", "rain"):
+        (tmp_path / folder).mkdir()
+        pd.DataFrame({"game_id": [folder], "duplicate_of": [None]}).to_parquet(tmp_path / folder / "games.parquet")
+        pd.DataFrame({"game_id": [folder]}).to_parquet(tmp_path / folder / "scores.parquet")
+    answer = query(tmp_path / name, "SELECT game_id FROM games UNION ALL SELECT game_id FROM scores",
+                   allow_files=allow_files)
+    assert answer.game_id.tolist() == [name, name]

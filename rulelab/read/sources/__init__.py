@@ -31,7 +31,9 @@ Decisions, so that a run over any collection is deterministic and safe:
   row, refused before ``zipfile`` loads its directory (which it holds whole).
 - Tar archives are decompressed by format (gzip, xz, bzip2 or none, told by their
   first bytes, not their name); a stream that stops early is reported with the
-  number of members read before the damage, and those members are kept.
+  number of members read before the damage, and every member wholly before it is
+  kept. A member is skipped by reading up to its end, so a size that claims more than
+  the data holds ends with a row; sparse members are refused, their maps never built.
 """
 
 from rulelab.read.sources.inputs import input_size, iter_files

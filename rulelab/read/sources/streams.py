@@ -71,24 +71,35 @@ def read_capped(stream, cap: int) -> bytes | None:
 
 
 class CappedReader(io.RawIOBase):
-    """A read-only stream that counts what passes through and ends at a cap.
+    """A read-only stream that counts what passes through and ends at a cap or at damage.
 
     Ending (rather than raising) lets tarfile finish every member that lies wholly
-    below the cap; ``exceeded`` tells the caller why the stream ended.
+    below the cap or before the damage: a decompressor that raises mid-read would take
+    the bytes tarfile had already gathered for its record with it. ``exceeded`` and
+    ``error`` (one of ``ends_on``) tell the caller why the stream ended. ``stream`` is
+    read with ``read1``, so a read returns what was decompressed before the damage.
     """
 
-    def __init__(self, stream, cap: int):
+    def __init__(self, stream, cap: int, ends_on: tuple[type[BaseException], ...] = ()):
         self._stream = stream
         self._cap = cap
+        self._ends_on = ends_on
         self.count = 0
         self.exceeded = False
+        self.error = None
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer) -> int:
         room = self._cap - self.count
-        data = self._stream.read(min(len(buffer), room + 1))
+        if self.error is not None:
+            return 0
+        try:
+            data = self._stream.read1(min(len(buffer), room + 1))
+        except self._ends_on as error:
+            self.error = error
+            return 0
         if len(data) > room:
             self.exceeded = True
             data = data[:room]

@@ -8,6 +8,7 @@ import io
 import lzma
 import tarfile
 import zlib
+from tarfile import BLOCKSIZE
 
 from rulelab.read.sources.items import (Limits, RawFile, ReadStats, failure, over_archive_limit, skip, too_big,
                                         too_many_members)
@@ -36,7 +37,14 @@ _HEADER_TYPES = frozenset((tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHD
 
 
 def _capped_tarinfo(limit: int) -> type[tarfile.TarInfo]:
-    """A TarInfo that refuses a header record over ``limit`` bytes before tarfile reads it."""
+    """A TarInfo that bounds what tarfile holds of a header by ``limit`` bytes.
+
+    A header record (pax, GNU long name) over the limit is refused before tarfile reads
+    it. Sparse members are never read, so their maps are not built: the old GNU
+    format's extension blocks are counted against the limit and skipped, and the pax
+    formats' maps (read whole by tarfile, at ~45 bytes of memory per byte) are left
+    unread, the member marked sparse (``sparse == []``).
+    """
 
     class CappedTarInfo(tarfile.TarInfo):
         @classmethod
@@ -47,7 +55,42 @@ def _capped_tarinfo(limit: int) -> type[tarfile.TarInfo]:
                                       f"{limit:,}-byte limit")
             return info
 
+        def _proc_sparse(self, tarfile):
+            _, extended, _ = self._sparse_structs
+            del self._sparse_structs
+            spent = 0
+            while extended:
+                block = tarfile.fileobj.read(BLOCKSIZE)
+                spent += len(block)
+                if len(block) < BLOCKSIZE:
+                    raise EOFError("the archive ends inside a sparse member's header")
+                if spent > limit:
+                    raise _HeaderTooLarge(f"sparse extension headers of more than {limit:,} bytes")
+                extended = block[504]
+            self.sparse = []
+            self.offset_data = tarfile.fileobj.tell()
+            tarfile.offset = self.offset_data + self._block(self.size)
+            return self
+
+        def _proc_unread_sparse(self, next, *_):
+            next.sparse = []
+
+        _proc_gnusparse_00 = _proc_gnusparse_01 = _proc_gnusparse_10 = _proc_unread_sparse
+
     return CappedTarInfo
+
+
+def _skip_to_next_header(tar: tarfile.TarFile) -> bool:
+    """Read up to the next header, False if the data ends first.
+
+    tarfile's stream mode skips a member with a loop that never checks for the end of
+    the data, so a 10 KB archive whose header claims 2**80 bytes would spin for ever.
+    """
+    stream = tar.fileobj
+    while (left := tar.offset - 1 - stream.tell()) > 0:
+        if not stream.read(min(CHUNK, left)):
+            return False
+    return True
 
 
 def read_tar(path: str, stream, limits: Limits, stats: ReadStats):
@@ -59,7 +102,8 @@ def read_tar(path: str, stream, limits: Limits, stats: ReadStats):
     error = None
     raw = Hashing(stream)
     try:
-        reader = CappedReader(_decompressed(io.BufferedReader(raw, CHUNK)), limits.max_archive_bytes)
+        reader = CappedReader(_decompressed(io.BufferedReader(raw, CHUNK)), limits.max_archive_bytes,
+                              ends_on=_STREAM_ERRORS)
         with tarfile.open(fileobj=reader, mode="r|", tarinfo=_capped_tarinfo(limits.max_header_bytes)) as tar:
             while (info := tar.next()) is not None:
                 tar.members.clear()  # stream mode would keep every header in memory
@@ -71,13 +115,19 @@ def read_tar(path: str, stream, limits: Limits, stats: ReadStats):
                 stats.bytes_read = before + raw.size
                 if item is not None:
                     yield item
-                current = None
                 done += 1
+                if not _skip_to_next_header(tar):
+                    error = EOFError(f"the data ends inside {current!r}, whose header claims {info.size:,} bytes")
+                    current = None
+                    break
+                current = None
     except _HeaderTooLarge as caught:
         yield failure(path, current, f"{caught} after {done:,} members; the rest is not read")
         return raw.seen()
     except _STREAM_ERRORS as caught:
         error = caught
+    if reader is not None and reader.error is not None:
+        error = reader.error  # the damage, rather than the end of data tarfile met after it
     if reader is None:
         yield failure(path, None, f"cannot read archive: {getattr(error, 'strerror', None) or error}")
     elif reader.exceeded:
@@ -99,6 +149,8 @@ def _tar_member(path: str, tar: tarfile.TarFile, info: tarfile.TarInfo, limits: 
         return failure(path, info.name, problem)
     if info.issym() or info.islnk():
         return failure(path, info.name, f"link to {info.linkname!r} in archive; not followed")
+    if info.issparse():
+        return failure(path, info.name, "sparse member; not read")
     if not info.isreg():
         return failure(path, info.name, "not a regular file; not read")
     reason = skip_reason(info.name)
