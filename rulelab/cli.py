@@ -220,9 +220,10 @@ def _printable(frame):
 def _report(args) -> int:
     from pathlib import Path
 
+    from rulelab.analysis.inputs import check_run
     from rulelab.analysis.report import build_report
 
-    run = Path(args.dir)
+    run = check_run(args.dir)
     out = Path(args.out) if args.out else run.resolve().with_name(f"{run.resolve().name}-report")
     started = time.perf_counter()
     print(f"rulelab: building the report of {run} in {out} (a minute or so) ...", file=sys.stderr, flush=True)

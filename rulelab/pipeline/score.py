@@ -27,7 +27,7 @@ from rulelab.pipeline.duplicates import copies_of_games, mark_copies
 from rulelab.pipeline.engines import open_engine
 from rulelab.pipeline.ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
 from rulelab.position import Position
-from rulelab.read.sources import ReadStats
+from rulelab.read.sources import ReadStats, check_inputs
 from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out, server_ruleset,
                            with_source_dame)
 from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points, score_all
@@ -272,7 +272,7 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     """
     check_method(life)
     check_seed(seed)
-    paths = [str(p) for p in paths]
+    paths = check_inputs(paths)
     out = Path(out)
     if playout not in PLAYOUT_MODELS:
         raise RulesError(f"The 'playout' parameter must be one of {PLAYOUT_MODELS}; got {playout!r}")

@@ -53,6 +53,9 @@ def test_report_builds_the_report_of_a_run(collection, tmp_path, capsys, monkeyp
     monkeypatch.setattr("rulelab.analysis.report.build_report",
                         lambda run, out: built.append((run, out)) or out / "index.html")
     run = tmp_path / "run"
+    run.mkdir()
+    for table in ("games.parquet", "scores.parquet"):
+        (run / table).touch()
     assert main(["report", str(run)]) == 0
     assert built == [(run, tmp_path / "run-report")]
     assert main(["report", str(run), str(tmp_path / "elsewhere")]) == 0
@@ -80,3 +83,51 @@ def test_validate_ends_with_the_run_summary_or_its_json(collection, tmp_path, ca
     assert "6 games found: 2 ok, 4 failed" in printed and f"{out}/validation.parquet" in printed
     assert main(["validate", str(collection), "--out", str(out), "--jobs", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["agreement"]
+
+
+@pytest.mark.parametrize("command, message", [
+    (["score", "nosuch/", "--out", "RUN"], "nosuch/: no such file or folder"),
+    (["ingest", "nosuch/", "--out", "RUN"], "nosuch/: no such file or folder"),
+    (["validate", "nosuch/"], "nosuch/: no such file or folder"),
+    (["report", "nosuch/"], "The run folder must be an existing directory; got 'nosuch/'."),
+])
+def test_a_missing_path_is_one_line_and_status_2_before_anything_is_written(
+        command, message, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(command) == 2
+    shown = capsys.readouterr()
+    assert shown.err == f"rulelab: {message}\n" and shown.out == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_inputs_with_no_game_record_are_refused_and_the_tables_kept(collection, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["score", str(collection), "--out", str(out), "--jobs", "1"]) == 0
+    tables = {path: path.read_bytes() for path in out.glob("*.*")}
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "readme.txt").write_text("no games here")
+    capsys.readouterr()
+    assert main(["score", str(tmp_path / "notes"), "--out", str(out), "--jobs", "1", "--force"]) == 2
+    assert capsys.readouterr().err == (f"rulelab: no game record in {tmp_path / 'notes'}: no .sgf or .mgt "
+                                       "file, and no archive holding one\n")
+    assert {path: path.read_bytes() for path in out.glob("*.*")} == tables
+
+
+@pytest.mark.parametrize("corpus", ["nosuch", "empty"])
+def test_make_analysis_of_a_missing_or_empty_corpus_leaves_the_run_and_report(corpus, tmp_path):
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    kept = {tmp_path / "run" / "games.parquet": b"a run", tmp_path / "report" / "index.html": b"a report"}
+    for path, content in kept.items():
+        path.parent.mkdir()
+        path.write_bytes(content)
+    (tmp_path / "empty").mkdir()
+    done = subprocess.run(["make", "-s", "-o", ".venv/.installed", "analysis", f"CORPUS={tmp_path / corpus}",
+                           f"RUN={tmp_path / 'run'}", f"REPORT={tmp_path / 'report'}"],
+                          cwd=root, capture_output=True, text=True)
+    assert done.returncode != 0
+    assert len([line for line in done.stderr.splitlines() if line.startswith("rulelab: ")]) == 1
+    assert {path: path.read_bytes() for path in kept} == kept
+    assert sorted(path.name for path in (tmp_path / "report").iterdir()) == ["index.html"]
