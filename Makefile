@@ -20,6 +20,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	@echo "==> installing rulelab and its dependencies (2-3 minutes)"
 	$(PY) -m pip install -e '.[test,dask,bench]'
+	$(PY) -c 'from rulelab.pipeline.progress import compile_kernels; compile_kernels()'
 	touch $(STAMP)
 	@echo "==> installed: run .venv/bin/rulelab --help, or 'source .venv/bin/activate' first"
 

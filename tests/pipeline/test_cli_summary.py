@@ -74,6 +74,7 @@ def test_make_prints_its_stages_and_builds_the_report_with_the_cli():
         assert stage in plan
     assert "rulelab report cache/run reports" in plan
     assert "pip install -e" in plan and "--quiet -e" not in plan  # pip's own progress shows
+    assert "compile_kernels()" in plan  # so that a first run starts at once
 
 
 def test_validate_ends_with_the_run_summary_or_its_json(collection, tmp_path, capsys):
