@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -16,6 +17,8 @@ from rulelab.errors import RulelabError
 from rulelab.life_methods import METHODS as LIFE_METHODS
 from rulelab.pipeline.engines import ENGINES
 from rulelab.rules import PLAYOUT_MODELS
+
+DESCRIPTION = "Score Go game collections under many rulesets and study where they diverge."
 
 KATAGO_OPTIONS = {"katago": "RULELAB_KATAGO", "katago_model": "RULELAB_KATAGO_MODEL",
                   "katago_config": "RULELAB_KATAGO_CONFIG"}
@@ -72,13 +75,13 @@ def _export_katago(args) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rulelab", description=__doc__.splitlines()[0],
+    parser = argparse.ArgumentParser(prog="rulelab", description=DESCRIPTION,
                                      epilog=_choices(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"rulelab {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    def command(name: str, help: str) -> argparse.ArgumentParser:
-        return commands.add_parser(name, help=help, description=help, epilog=_choices(),
+    def command(name: str, help: str, names: bool = True) -> argparse.ArgumentParser:
+        return commands.add_parser(name, help=help, description=help, epilog=_choices() if names else None,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
 
     ingest = command("ingest", "read and replay games into DIR/games.parquet")
@@ -106,15 +109,15 @@ def build_parser() -> argparse.ArgumentParser:
                                "blame no miss on the record when its verdict reproduces it")
     validate.add_argument("--assume-rules", metavar="NAME", help="rules of records that name none")
 
-    sql = commands.add_parser("sql", help="run SQL over a run folder's tables (views: games, scores, "
-                                          "life; all_games, all_scores, all_life keep the copies)")
+    sql = command("sql", "run SQL over a run folder's tables (views: games, scores, life; "
+                         "all_games, all_scores, all_life keep the copies)", names=False)
     sql.add_argument("dir", metavar="DIR")
     sql.add_argument("query", metavar="SQL")
     sql.add_argument("--format", choices=("table", "csv", "json"), default="table")
     sql.add_argument("--allow-files", action="store_true",
                      help="let SQL read and write files beyond the run's tables, and run any statement")
 
-    report = commands.add_parser("report", help="build the report of a run folder (index.html, report.md)")
+    report = command("report", "build the report of a run folder (index.html, report.md)", names=False)
     report.add_argument("dir", metavar="RUN_DIR")
     report.add_argument("out", metavar="OUT_DIR", nargs="?",
                         help="folder for the report (default: RUN_DIR-report beside the run folder)")
@@ -125,7 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     _export_katago(args)
     try:
-        return COMMANDS[args.command](args)
+        status = COMMANDS[args.command](args)
+        sys.stdout.flush()  # here, where a closed pipe is caught, rather than at exit
+        return status
+    except BrokenPipeError:
+        return _reader_gone()
     except RulelabError as error:
         print(f"rulelab: {error}", file=sys.stderr)
         return 2
@@ -135,6 +142,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("rulelab: interrupted", file=sys.stderr)
         return 130
+
+
+def _reader_gone() -> int:
+    """Stop quietly once the reader of the output has gone (``rulelab sql ... | head``), as
+    Unix tools do, with the status of a process that SIGPIPE ended."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush at exit
+    return 128 + 13
 
 
 def _os_error(error: OSError) -> str:
@@ -156,7 +170,7 @@ def _ingest(args) -> int:
 def _score(args) -> int:
     from rulelab.pipeline.score import score
 
-    rules = args.rules.split(",") if args.rules else None
+    rules = args.rules.split(",") if args.rules is not None else None
     started = time.perf_counter()
     manifest = score(args.paths, args.out, rules=rules, komi=args.komi, life=args.life,
                      jobs=args.jobs, force=args.force, progress=True, engine=args.engine,

@@ -132,3 +132,52 @@ def test_make_analysis_of_a_missing_or_empty_corpus_leaves_the_run_and_report(co
     assert len([line for line in done.stderr.splitlines() if line.startswith("rulelab: ")]) == 1
     assert {path: path.read_bytes() for path in kept} == kept
     assert sorted(path.name for path in (tmp_path / "report").iterdir()) == ["index.html"]
+
+
+@pytest.mark.parametrize("command", [[], ["ingest"], ["score"], ["validate"], ["sql"], ["report"]])
+def test_help_describes_each_command_in_plain_text(command, capsys):
+    from rulelab.cli import build_parser
+
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    shown = capsys.readouterr().out
+    assert "``" not in shown
+    parser = build_parser()
+    described = parser if not command else parser._subparsers._group_actions[0].choices[command[0]]
+    assert described.description and described.description in " ".join(shown.split())
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--komi", "1000"], "The 'komi' to score every game at must lie within ±361"),
+    (["--komi", "-400"], "The 'komi' to score every game at must lie within ±361"),
+    (["--rules", ""], "Unknown ruleset ''"),
+])
+def test_a_komi_beyond_a_board_or_no_ruleset_is_one_line(options, message, collection, tmp_path, capsys):
+    assert main(["score", str(collection), "--out", str(tmp_path / "run"), *options]) == 2
+    shown = capsys.readouterr().err
+    assert shown.startswith(f"rulelab: {message}") and shown.count("\n") == 1
+    assert not (tmp_path / "run").exists()
+
+
+def test_an_empty_list_of_rules_is_refused_not_taken_for_every_preset():
+    from rulelab.errors import RulesError
+    from rulelab.pipeline.score import resolve_rulesets
+
+    with pytest.raises(RulesError, match="names no ruleset; leave it out to score every preset"):
+        resolve_rulesets([], None)
+    assert len(resolve_rulesets(None, None)) == len(PRESETS)
+
+
+def test_sql_into_a_reader_that_stops_early_ends_quietly(collection, tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    assert main(["score", str(collection), "--out", str(tmp_path / "run"), "--jobs", "1"]) == 0
+    rulelab = Path(sys.executable).with_name("rulelab")
+    with subprocess.Popen([rulelab, "sql", tmp_path / "run", "SELECT range FROM range(300000)"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout.readline().strip() == b"range"
+        process.stdout.close()  # as head does after its lines
+        assert process.stderr.read() == b""
+    assert process.returncode == 141
