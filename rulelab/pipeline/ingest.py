@@ -245,11 +245,13 @@ def environment() -> dict:
     }
 
 
-def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
+def read_games(path: str | Path, *, jobs: int = 1, keep_copies: bool = False) -> pd.DataFrame:
     """The games table of a run folder, or of SGF inputs read on the fly (nothing written).
 
     Integer columns are nullable integers (``year``, ``ko_point``, ``first_illegal_move``
-    ... keep their nulls without turning into floats).
+    ... keep their nulls without turning into floats). The rows of a record read twice
+    (``duplicate_of`` set) are left out unless ``keep_copies``, as the SQL views ``games``
+    and ``all_games`` do, so ``game_id`` is unique by default.
 
     Examples
     --------
@@ -258,7 +260,7 @@ def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
     """
     path = Path(path)
     if (path / GAMES_FILE).is_file():
-        return read_frame(path / GAMES_FILE)
+        return read_frame(path / GAMES_FILE, keep_copies=keep_copies)
     check_inputs([path])
     compile_kernels()
     units = (unit.items for unit in plan_units(iter_files([str(path)])))
@@ -266,5 +268,6 @@ def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
     if not tables:
         raise no_games([str(path)])
     first = first_copies(table["game_id"] for table in tables)
-    return to_frame(pa.concat_tables([GAMES_SCHEMA.empty_table(), *mark_duplicates(tables, first)]))
+    games = pa.concat_tables([GAMES_SCHEMA.empty_table(), *mark_duplicates(tables, first)])
+    return to_frame(games if keep_copies else games.filter(pc.field("duplicate_of").is_null()))
 

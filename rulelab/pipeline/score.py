@@ -352,6 +352,8 @@ def _score_into(out: Path, paths: list[str], stage: Stage, recorded: dict | None
     return manifest
 
 
-def read_scores(path: str | Path) -> pd.DataFrame:
-    """The scores table of a run folder (integer columns as nullable integers)."""
-    return read_frame(Path(path) / SCORES_FILE)
+def read_scores(path: str | Path, *, keep_copies: bool = False) -> pd.DataFrame:
+    """The scores table of a run folder (integer columns as nullable integers), without
+    the rows of a record read twice unless ``keep_copies`` (as the SQL views ``scores``
+    and ``all_scores``)."""
+    return read_frame(Path(path) / SCORES_FILE, keep_copies=keep_copies)
