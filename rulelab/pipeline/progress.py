@@ -1,8 +1,9 @@
 """What a run shows while it works, so that no stage sits silent.
 
-A first run on a machine compiles the numba kernels (a minute or two) before any game
-is read, and says so, then names the kernel being compiled every few seconds (one
-alone takes up to 40 s). ``make install`` compiles them, so a first run starts at once. The bar then counts the input's bytes, as stored, against the
+``make install`` compiles the numba kernels, so a first run starts at once; a run of
+code whose kernels are not compiled yet compiles them (a minute or two) before any game
+is read, says so, and then names the kernel under way every few seconds (one alone
+takes up to 40 s). The bar then counts the input's bytes, as stored, against the
 total known from a listing of the inputs before any file is opened, so it has an end
 and an ETA from the start; beside it, the games read so far, those of parts reused
 from an interrupted or earlier run included.
