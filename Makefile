@@ -5,6 +5,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 CORPUS ?=
+RUN ?= cache/run
+REPORT ?= reports
 JOBS ?= 2
 PLAYOUT ?= captured
 
@@ -18,6 +20,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	@echo "==> installing rulelab and its dependencies (2-3 minutes)"
 	$(PY) -m pip install -e '.[test,dask,bench]'
+	$(PY) -c 'from rulelab.pipeline.progress import compile_kernels; compile_kernels()'
 	touch $(STAMP)
 	@echo "==> installed: run .venv/bin/rulelab --help, or 'source .venv/bin/activate' first"
 
@@ -46,15 +49,16 @@ check: $(STAMP)
 # The default corpus is Debian's goban-original-games, fetched into cache/: Japanese
 # title games whose records name no rules. PLAYOUT=as-is scores Tromp-Taylor and stone
 # scoring on the board as it stands. reports/ is replaced whole, only once the new
-# report is complete.
+# report is complete; a CORPUS that is missing, unreadable or holds no game stops the
+# scoring before it writes, so cache/run and reports/ stay as they were.
 analysis: $(STAMP)
 	@corpus="$(CORPUS)"; assume=""; \
 	if [ -z "$$corpus" ]; then echo "==> fetching the default corpus"; \
 		corpus=$$(bash analyses/fetch_default_corpus.sh); assume="--assume-rules japanese"; fi; \
-	echo "==> scoring $$corpus into cache/run"; \
-	$(VENV)/bin/rulelab score "$$corpus" --out cache/run --force --jobs $(JOBS) --playout $(PLAYOUT) $$assume && \
-	echo "==> building the report in reports/" && \
-	$(VENV)/bin/rulelab report cache/run reports
+	echo "==> scoring $$corpus into $(RUN)"; \
+	$(VENV)/bin/rulelab score "$$corpus" --out $(RUN) --force --jobs $(JOBS) --playout $(PLAYOUT) $$assume && \
+	echo "==> building the report in $(REPORT)/" && \
+	$(VENV)/bin/rulelab report $(RUN) $(REPORT)
 
 bench: $(STAMP) gnugo
 	$(PY) -m bench.run

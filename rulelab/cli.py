@@ -21,6 +21,8 @@ from rulelab.life_methods import METHODS as LIFE_METHODS
 from rulelab.pipeline.engines import ENGINES
 from rulelab.rules import PLAYOUT_MODELS
 
+DESCRIPTION = "Score Go game collections under many rulesets and study where they diverge."
+
 KATAGO_OPTIONS = {"katago": "RULELAB_KATAGO", "katago_model": "RULELAB_KATAGO_MODEL",
                   "katago_config": "RULELAB_KATAGO_CONFIG"}
 """The KataGo options and the environment variables they set, which worker processes inherit."""
@@ -76,13 +78,13 @@ def _export_katago(args) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="rulelab", description=__doc__.splitlines()[0],
+    parser = _Parser(prog="rulelab", description=DESCRIPTION,
                                      epilog=_choices(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"rulelab {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    def command(name: str, help: str) -> argparse.ArgumentParser:
-        return commands.add_parser(name, help=help, description=help, epilog=_choices(),
+    def command(name: str, help: str, names: bool = True) -> argparse.ArgumentParser:
+        return commands.add_parser(name, help=help, description=help, epilog=_choices() if names else None,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
 
     ingest = command("ingest", "read and replay games into DIR/games.parquet")
@@ -110,15 +112,15 @@ def build_parser() -> argparse.ArgumentParser:
                                "blame no miss on the record when its verdict reproduces it")
     validate.add_argument("--assume-rules", metavar="NAME", help="rules of records that name none")
 
-    sql = commands.add_parser("sql", help="run SQL over a run folder's tables (views: games, scores, "
-                                          "life; all_games, all_scores, all_life keep the copies)")
+    sql = command("sql", "run SQL over a run folder's tables (views: games, scores, life; "
+                         "all_games, all_scores, all_life keep the copies)", names=False)
     sql.add_argument("dir", metavar="DIR")
     sql.add_argument("query", metavar="SQL")
     sql.add_argument("--format", choices=("table", "csv", "json"), default="table")
     sql.add_argument("--allow-files", action="store_true",
                      help="let SQL read and write files beyond the run's tables, and run any statement")
 
-    report = commands.add_parser("report", help="build the report of a run folder (index.html, report.md)")
+    report = command("report", "build the report of a run folder (index.html, report.md)", names=False)
     report.add_argument("dir", metavar="RUN_DIR")
     report.add_argument("out", metavar="OUT_DIR", nargs="?",
                         help="folder for the report (default: RUN_DIR-report beside the run folder)")
@@ -134,7 +136,11 @@ def main(argv: list[str] | None = None) -> int:
     _export_katago(args)
     with _stop_signals() as received:
         try:
-            return COMMANDS[args.command](args)
+            status = COMMANDS[args.command](args)
+            sys.stdout.flush()  # here, where a closed pipe is caught, rather than at exit
+            return status
+        except BrokenPipeError:
+            return _reader_gone()
         except RulelabError as error:
             print(f"rulelab: {error}", file=sys.stderr)
             return 2
@@ -193,6 +199,13 @@ def _stop_signals():
                 signal.signal(signum, handler)
 
 
+def _reader_gone() -> int:
+    """Stop quietly once the reader of the output has gone (``rulelab sql ... | head``), as
+    Unix tools do, with the status of a process that SIGPIPE ended."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush at exit
+    return 128 + 13
+
+
 def _os_error(error: OSError) -> str:
     """What the system refused, and where: ``cannot write DIR/x: No space left on device``."""
     reason = error.strerror or str(error)
@@ -212,7 +225,7 @@ def _ingest(args) -> int:
 def _score(args) -> int:
     from rulelab.pipeline.score import score
 
-    rules = args.rules.split(",") if args.rules else None
+    rules = args.rules.split(",") if args.rules is not None else None
     started = time.perf_counter()
     manifest = score(args.paths, args.out, rules=rules, komi=args.komi, life=args.life,
                      jobs=args.jobs, force=args.force, progress=True, engine=args.engine,
@@ -276,9 +289,10 @@ def _printable(frame):
 def _report(args) -> int:
     from pathlib import Path
 
+    from rulelab.analysis.inputs import check_run
     from rulelab.analysis.report import build_report
 
-    run = Path(args.dir)
+    run = check_run(args.dir)
     out = Path(args.out) if args.out else run.resolve().with_name(f"{run.resolve().name}-report")
     started = time.perf_counter()
     print(f"rulelab: building the report of {run} in {out} (a minute or so) ...", file=sys.stderr, flush=True)

@@ -53,3 +53,11 @@ def test_every_named_position_is_a_rectangular_diagram_of_stones_and_points():
             assert len({len(row) for row in rows}) == 1, named.name
             assert {cell for row in rows for cell in row} <= set("XOxo."), named.name
             assert named.position().board.shape == (len(rows), len(rows[0]))
+
+
+def test_the_licence_is_an_spdx_expression_as_setuptools_asks():
+    import tomllib
+
+    project = tomllib.loads((PROJECT / "pyproject.toml").read_text())
+    assert project["project"]["license"] == "MIT"  # a table is deprecated: setuptools warns on every build
+    assert "setuptools>=77" in project["build-system"]["requires"][0]

@@ -91,6 +91,24 @@ class Run:
     """Per file read (tables and manifest): its SHA-256, so a report names its exact inputs."""
 
 
+def check_run(run_dir: str | Path) -> Path:
+    """The run folder, once it is known to hold the tables an analysis needs: checked
+    before a long build announces itself.
+
+    Raises
+    ------
+    InputError
+        If the folder or one of its tables is missing.
+    """
+    folder = Path(run_dir)
+    if not folder.is_dir():
+        raise InputError(f"The run folder must be an existing directory; got {str(run_dir)!r}.")
+    for file in RUN_TABLES.values():
+        if not (folder / file).is_file():
+            raise InputError(f"The run folder {str(run_dir)!r} lacks {file}.")
+    return folder
+
+
 def read_run(run_dir: str | Path) -> Run:
     """Load a run folder's tables, manifest and provenance.
 
@@ -109,16 +127,12 @@ def read_run(run_dir: str | Path) -> Run:
     InputError
         If the folder or a table is missing, or the manifest is not JSON.
     """
-    folder = Path(run_dir)
-    if not folder.is_dir():
-        raise InputError(f"The run folder must be an existing directory; got {str(run_dir)!r}.")
+    folder = check_run(run_dir)
     frames = {"life": LIFE_SCHEMA.empty_table().to_pandas()}
     metadata, hashes = {}, {}
     present = {name: file for name, file in OPTIONAL_TABLES.items() if (folder / file).is_file()}
     for name, file in {**RUN_TABLES, **present}.items():
         path = folder / file
-        if not path.is_file():
-            raise InputError(f"The run folder {str(run_dir)!r} lacks {file}.")
         frames[name] = pd.read_parquet(path)
         try:
             metadata[file] = read_provenance(path)

@@ -27,7 +27,7 @@ def stored_verdict(life: pd.DataFrame, game_id: str) -> StoredLife | None:
     >>> life = pd.DataFrame({"game_id": ["g"], "board_rows": [1], "board_cols": [2],
     ...     "dead": [b"\\0\\1"], "seki": [b"\\0\\0"], "proven": [b"\\0\\0"], "classes": [b"\\1\\0"],
     ...     "life_method": ["markup"], "life_confidence": [1.0], "finished": [True],
-    ...     "unsettled": [0], "flags": [[]]})
+    ...     "unsettled": [0], "rule_flags": [[]]})
     >>> stored_verdict(life, "g").dead.tolist(), stored_verdict(life, "h")
     ([[False, True]], None)
     """

@@ -10,7 +10,9 @@ The one this project measured with lives in ``../shared/katago/`` and carries no
 of its own, so it is not copied into the repository: the config points at it (or at
 ``$RULELAB_KATAGO_TUNER``), and without one the install stops with a message that says so.
 
-Every step is skipped when its result is already there, so reruns cost nothing.
+Every step is skipped when its result is already there, so reruns cost nothing. Each
+step that runs says so on standard error, and a long one says every few seconds that
+it is still under way.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -30,6 +33,8 @@ WHEEL_MODEL = "katrain/models/b10c384h6nbttflrs.bin.gz"
 APT_PACKAGES = ("ocl-icd-libopencl1", "pocl-opencl-icd")
 SHARED_TUNER = Path(__file__).resolve().parents[2] / ".." / "shared" / "katago" / "tune_pocl_manual.txt"
 DEFAULT_HOME = Path(__file__).resolve().parents[2] / "cache" / "katago"
+HEARTBEAT = 5.0
+"""Seconds between the lines that say a step is still under way."""
 
 
 class SetupError(RuntimeError):
@@ -76,10 +81,24 @@ def find_tuner() -> Path | None:
     return None
 
 
+def _say(message: str) -> None:
+    print(f"katago: {message}", file=sys.stderr, flush=True)
+
+
 def _run(command: list[str], step: str, cwd: Path | None = None) -> None:
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
-    if done.returncode != 0:
-        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+    """Run one step's command, saying so, and every :data:`HEARTBEAT` seconds that it still runs."""
+    _say(f"{step} ...")
+    began = time.monotonic()
+    with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as process:
+        while True:
+            try:
+                out, err = process.communicate(timeout=HEARTBEAT)
+                break
+            except subprocess.TimeoutExpired:  # communicate again loses no output
+                _say(f"still {step} ({time.monotonic() - began:.0f} s)")
+    if process.returncode != 0:
+        tail = (err or out).strip().splitlines()[-3:]
         raise SetupError(f"{step} failed ({' '.join(command[:3])} ...): {' | '.join(tail)}")
 
 
@@ -100,6 +119,7 @@ def _unpack_wheel(home: Path, binary: Path, model: Path) -> None:
         _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--timeout", "30",
               "--retries", "1", WHEEL, "-d", str(scratch)], "pip download " + WHEEL)
         wheel = next(scratch.glob("katrain-*.whl"))
+        _say("taking KataGo and its net out of the wheel ...")
         with zipfile.ZipFile(wheel) as archive:
             if not model.is_file():
                 with archive.open(WHEEL_MODEL) as source, open(model.with_suffix(".part"), "wb") as target:

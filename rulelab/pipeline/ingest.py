@@ -31,7 +31,7 @@ from rulelab.pipeline.progress import RunProgress, compile_kernels
 from rulelab.pipeline.runner import ordered_map
 from rulelab.pipeline.units import plan_units
 from rulelab.read.records import failure_rows, file_rows
-from rulelab.read.sources import FileFailure, RawFile, ReadStats, iter_files
+from rulelab.read.sources import FileFailure, RawFile, ReadStats, check_inputs, iter_files
 from rulelab.store.layout import GAMES_FILE, MANIFEST_FILE
 from rulelab.store.manifest import CHECKSUMS, checksums, damaged_tables, manifest_damaged, read_manifest
 from rulelab.store.tables import GAMES_SCHEMA, read_frame, read_provenance, to_frame, write_json_atomic
@@ -59,10 +59,19 @@ def run_pipeline(paths: list[str], out: Path, stages: Sequence[Stage], engine, p
     compile_kernels()
     shown = RunProgress(paths, progress, stats)
     try:
-        return run_units(plan_units(iter_files(paths, stats=stats)), stages, PartStore(out),
-                         engine, on_done=shown.done)
+        run = run_units(plan_units(iter_files(paths, stats=stats)), stages, PartStore(out),
+                        engine, on_done=shown.done)
     finally:
         shown.close()
+    if not run.units:  # before any table is published, so a run folder's tables stay as they were
+        raise no_games(paths)
+    return run
+
+
+def no_games(paths: list[str]) -> InputError:
+    """The error of inputs that hold no game record at all."""
+    return InputError(f"no game record in {', '.join(paths)}: no .sgf or .mgt file, "
+                      "and no archive holding one")
 
 
 def publish_games(out: Path, run: RunResult, stats: ReadStats, options: dict, engine: dict,
@@ -221,7 +230,7 @@ def ingest(paths: Iterable[str], out: str | Path, *, jobs: int | None = None,
     Each unit's rows are kept under ``out/parts/``; a run that was interrupted resumes
     from them when the same command is run again.
     """
-    paths = [str(p) for p in paths]
+    paths = check_inputs(paths)
     out = Path(out)
     check_output_folder(paths, out, [GAMES_FILE, MANIFEST_FILE], force)
     out.mkdir(parents=True, exist_ok=True)
@@ -252,11 +261,13 @@ def environment() -> dict:
     }
 
 
-def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
+def read_games(path: str | Path, *, jobs: int = 1, keep_copies: bool = False) -> pd.DataFrame:
     """The games table of a run folder, or of SGF inputs read on the fly (nothing written).
 
     Integer columns are nullable integers (``year``, ``ko_point``, ``first_illegal_move``
-    ... keep their nulls without turning into floats).
+    ... keep their nulls without turning into floats). The rows of a record read twice
+    (``duplicate_of`` set) are left out unless ``keep_copies``, as the SQL views ``games``
+    and ``all_games`` do, so ``game_id`` is unique by default.
 
     Examples
     --------
@@ -265,10 +276,14 @@ def read_games(path: str | Path, *, jobs: int = 1) -> pd.DataFrame:
     """
     path = Path(path)
     if (path / GAMES_FILE).is_file():
-        return read_frame(path / GAMES_FILE)
+        return read_frame(path / GAMES_FILE, keep_copies=keep_copies)
+    check_inputs([path])
     compile_kernels()
     units = (unit.items for unit in plan_units(iter_files([str(path)])))
     tables = list(ordered_map(partial(_table_of_batch, superko=False), units, jobs))
+    if not tables:
+        raise no_games([str(path)])
     first = first_copies(table["game_id"] for table in tables)
-    return to_frame(pa.concat_tables([GAMES_SCHEMA.empty_table(), *mark_duplicates(tables, first)]))
+    games = pa.concat_tables([GAMES_SCHEMA.empty_table(), *mark_duplicates(tables, first)])
+    return to_frame(games if keep_copies else games.filter(pc.field("duplicate_of").is_null()))
 

@@ -1,7 +1,9 @@
 """What a run shows while it works, so that no stage sits silent.
 
-A first run on a machine compiles the numba kernels (a minute or two) before any game
-is read, and says so. The bar then counts the input's bytes, as stored, against the
+``make install`` compiles the numba kernels, so a first run starts at once; a run of
+code whose kernels are not compiled yet compiles them (a minute or two) before any game
+is read, says so, and then names the kernel under way every few seconds (one alone
+takes up to 40 s). The bar then counts the input's bytes, as stored, against the
 total known from a listing of the inputs before any file is opened, so it has an end
 and an ETA from the start; beside it, the games read so far, those of parts reused
 from an interrupted or earlier run included.
@@ -11,6 +13,9 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
+import time
+from contextlib import contextmanager
 from typing import Iterable, Iterator, TypeVar
 
 from rulelab.kernel_cache import kernels_ready
@@ -18,6 +23,8 @@ from rulelab.read.sources import ReadStats, input_size
 
 T = TypeVar("T")
 COMPILING = "rulelab: compiling kernels, first run only (a minute or two) ..."
+HEARTBEAT = 5.0
+"""Seconds between the lines that say which kernel is being compiled."""
 
 
 def compile_kernels() -> None:
@@ -28,7 +35,45 @@ def compile_kernels() -> None:
     """
     if not kernels_ready():
         print(COMPILING, file=sys.stderr, flush=True)
-        importlib.import_module("rulelab.pipeline.warm")
+        with _compiling_shown():
+            importlib.import_module("rulelab.pipeline.warm")
+
+
+@contextmanager
+def _compiling_shown() -> Iterator[None]:
+    """Every :data:`HEARTBEAT` seconds, a line naming the kernel numba is compiling
+    (the outermost: its callees compile inside it) and how many are done."""
+    import numba.core.event as event
+
+    compiling: list[str] = []
+    done = 0
+
+    class Watch(event.Listener):
+        def on_start(self, started):
+            compiling.append(started.data["dispatcher"].py_func.__name__)
+
+        def on_end(self, ended):
+            nonlocal done
+            compiling.pop()
+            done += not compiling
+
+    stop = threading.Event()
+    began = time.monotonic()
+
+    def beat() -> None:
+        while not stop.wait(HEARTBEAT):
+            now = f", now {compiling[0]}" if compiling else ""
+            print(f"rulelab: compiling kernels: {done} done{now} ({time.monotonic() - began:.0f} s)",
+                  file=sys.stderr, flush=True)
+
+    beating = threading.Thread(target=beat, name="compiling-shown", daemon=True)
+    beating.start()
+    try:
+        with event.install_listener("numba:compile", Watch()):
+            yield
+    finally:
+        stop.set()
+        beating.join()
 
 
 def counted(items: Iterable[T], total: int, what: str, enabled: bool) -> Iterator[T]:

@@ -26,9 +26,9 @@ from rulelab.pipeline.duplicates import copies_of_games, mark_copies
 from rulelab.pipeline.engines import open_engine
 from rulelab.pipeline.ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
 from rulelab.position import Position
-from rulelab.read.sources import ReadStats
-from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out, server_ruleset,
-                           with_source_dame)
+from rulelab.read.sources import ReadStats, check_inputs
+from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, check_komi, get_ruleset, played_out,
+                           server_ruleset, with_source_dame)
 from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points, score_all
 from rulelab.store.layout import GAMES_FILE, LIFE_FILE, MANIFEST_FILE, SCORES_FILE
 from rulelab.store.life import LIFE_SCHEMA, life_row
@@ -187,15 +187,29 @@ def resolve_rulesets(rules: Iterable[str] | None, komi: float | None,
     Raises
     ------
     RulesError
-        For an unknown name, or a ruleset named twice (it would score every game twice).
+        For an unknown name, a ruleset named twice (it would score every game twice), or
+        ``rules`` naming none (an empty list is a mistake, not every preset).
     """
-    chosen = [get_ruleset(name.strip()) for name in rules] if rules else list(PRESETS.values())
+    chosen = [get_ruleset(name.strip()) for name in rules] if rules is not None else list(PRESETS.values())
+    if not chosen:
+        raise RulesError("The 'rules' parameter names no ruleset; leave it out to score every preset")
     named = [r.name for r in chosen]
     twice = sorted({name for name in named if named.count(name) > 1})
     if twice:
         raise RulesError(f"The 'rules' parameter names {', '.join(twice)} more than once")
     chosen = [played_out(r, playout) for r in chosen]
     return [r.with_komi(komi) for r in chosen] if komi is not None else chosen
+
+
+KOMI_LIMIT = 19 * 19
+"""The largest komi (either sign) to score every game at: beyond the points of a 19×19
+board, komi alone decides nearly every game."""
+
+
+def _check_user_komi(komi: float) -> None:
+    if abs(check_komi(komi, "to score every game at")) > KOMI_LIMIT:
+        raise RulesError(f"The 'komi' to score every game at must lie within ±{KOMI_LIMIT}, the points of a "
+                         f"19×19 board (beyond them komi alone decides the games); got {komi:g}")
 
 
 def _recorded_ingest(out: Path, paths: list[str]) -> dict | None:
@@ -275,12 +289,13 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     """
     check_method(life)
     check_seed(seed)
-    paths = [str(p) for p in paths]
+    paths = check_inputs(paths)
     out = Path(out)
     if playout not in PLAYOUT_MODELS:
         raise RulesError(f"The 'playout' parameter must be one of {PLAYOUT_MODELS}; got {playout!r}")
     rulesets = resolve_rulesets(rules, None, playout)
-    _labelled(rulesets, None, komi)  # a komi no ruleset can have fails here, not in every game
+    if komi is not None:  # here, not in every game
+        _check_user_komi(komi)
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name
     stage = scores_stage(rulesets, life, komi, assume_rules, playout, seed)
@@ -344,6 +359,8 @@ def _score_into(out: Path, paths: list[str], stage: Stage, recorded: dict | None
     return manifest
 
 
-def read_scores(path: str | Path) -> pd.DataFrame:
-    """The scores table of a run folder (integer columns as nullable integers)."""
-    return read_frame(Path(path) / SCORES_FILE)
+def read_scores(path: str | Path, *, keep_copies: bool = False) -> pd.DataFrame:
+    """The scores table of a run folder (integer columns as nullable integers), without
+    the rows of a record read twice unless ``keep_copies`` (as the SQL views ``scores``
+    and ``all_scores``)."""
+    return read_frame(Path(path) / SCORES_FILE, keep_copies=keep_copies)

@@ -44,7 +44,7 @@ LIFE_SCHEMA = pa.schema([
     ("finished", pa.bool_()),
     ("settled", pa.bool_()),
     ("unsettled", pa.int32()),
-    ("flags", pa.list_(pa.string())),
+    ("rule_flags", pa.list_(pa.string())),  # not "flags", which pandas' DataFrame.flags shadows
     ("duplicate_of", pa.string()),
 ])
 """One row per scored game (and per copy of a record read twice, as in the scores table)."""
@@ -84,7 +84,7 @@ def life_row(game_id: str, verdict, analysis, counted: bool = False) -> dict:
             "life_method": verdict.method, "life_confidence": float(verdict.confidence),
             "finished": bool(verdict.finished), "settled": bool(verdict.finished) or bool(counted),
             "unsettled": int(verdict.unsettled),
-            "flags": list(verdict.flags), "duplicate_of": None}
+            "rule_flags": list(verdict.flags), "duplicate_of": None}
 
 
 def stored_life(row: Mapping) -> StoredLife:
@@ -94,7 +94,7 @@ def stored_life(row: Mapping) -> StoredLife:
     --------
     >>> row = {"board_rows": 1, "board_cols": 3, "dead": b"\\0\\0\\1", "seki": b"\\0\\0\\0",
     ...        "proven": b"\\1\\0\\0", "classes": b"\\1\\3\\2", "life_method": "estimate",
-    ...        "life_confidence": 0.5, "finished": False, "unsettled": 2, "flags": []}
+    ...        "life_confidence": 0.5, "finished": False, "unsettled": 2, "rule_flags": []}
     >>> life = stored_life(row)
     >>> life.dead.tolist(), life.classes.tolist(), life.method
     ([[False, False, True]], [[1, 3, 2]], 'estimate')
@@ -108,7 +108,7 @@ def stored_life(row: Mapping) -> StoredLife:
                       classes=grid("classes", np.int8), method=row["life_method"],
                       confidence=float(row["life_confidence"]), finished=bool(row["finished"]),
                       unsettled=int(row["unsettled"]),
-                      flags=() if row["flags"] is None else tuple(row["flags"]))
+                      flags=() if row["rule_flags"] is None else tuple(row["rule_flags"]))
 
 
 def read_verdicts(run: str | Path, game_ids: Iterable[str]) -> dict[str, StoredLife]:
@@ -125,7 +125,8 @@ def read_verdicts(run: str | Path, game_ids: Iterable[str]) -> dict[str, StoredL
     return verdicts
 
 
-def read_life(run: str | Path):
+def read_life(run: str | Path, *, keep_copies: bool = False):
     """The life table of a run folder as pandas (one row per scored game, masks as bytes:
-    :func:`stored_life` turns a row into arrays)."""
-    return read_frame(Path(run) / LIFE_FILE)
+    :func:`stored_life` turns a row into arrays), without the rows of a record read twice
+    unless ``keep_copies`` (as the SQL views ``life`` and ``all_life``)."""
+    return read_frame(Path(run) / LIFE_FILE, keep_copies=keep_copies)

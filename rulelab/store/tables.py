@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 PROVENANCE_KEY = b"rulelab"
@@ -153,9 +154,11 @@ def to_frame(table: pa.Table):
     return table.to_pandas(types_mapper=nullable.get)
 
 
-def read_frame(path: str | os.PathLike, columns: list[str] | None = None):
-    """A rulelab Parquet table as pandas (see :func:`to_frame`)."""
-    return to_frame(pq.read_table(path, columns=columns))
+def read_frame(path: str | os.PathLike, *, keep_copies: bool = False):
+    """A run folder's table as pandas (see :func:`to_frame`), without the rows of a record
+    read twice (``duplicate_of`` set) unless ``keep_copies``: as the SQL views ``games``
+    and ``all_games`` see it, so that ``game_id`` is unique by default."""
+    return to_frame(pq.read_table(path, filters=None if keep_copies else pc.field("duplicate_of").is_null()))
 
 
 def write_json_atomic(path: str | os.PathLike, data: Mapping) -> None:

@@ -86,6 +86,17 @@ def test_install_without_a_tuning_file_says_where_to_put_one(tmp_path, monkeypat
     assert katago_setup.main(["--home", str(tmp_path)]) == 1
 
 
+def test_a_long_install_step_says_it_is_still_under_way(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setattr(katago_setup, "HEARTBEAT", 0.1)
+    katago_setup._run([sys.executable, "-c", "import time; time.sleep(0.35)"], "waiting")
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "katago: waiting ..." and "katago: still waiting (0 s)" in lines[1:]
+    with pytest.raises(katago_setup.SetupError, match="failing failed .*: boom"):
+        katago_setup._run([sys.executable, "-c", "import sys; sys.exit('boom')"], "failing")
+
+
 @needs_katago
 def test_install_is_idempotent():
     paths = katago_setup.installed_paths(katago_setup.DEFAULT_HOME)

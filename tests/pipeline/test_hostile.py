@@ -209,15 +209,18 @@ def test_skipped_inputs_are_counted_by_reason_in_the_manifest(tmp_path):
     assert manifest["counts"]["by_status"] == {"skipped": 2}
 
 
-def test_fifos_devices_and_missing_paths_are_rows_and_the_run_ends(tmp_path):
+def test_fifos_and_devices_are_rows_and_the_run_ends_but_a_missing_path_stops_it_first(tmp_path):
     os.mkfifo(tmp_path / "pipe.sgf")
     (tmp_path / "good.sgf").write_bytes(GOOD)
-    paths = [tmp_path / "pipe.sgf", "/dev/zero", tmp_path / "nowhere.sgf", tmp_path / "good.sgf"]
+    paths = [tmp_path / "pipe.sgf", "/dev/zero", tmp_path / "good.sgf"]
 
+    with pytest.raises(InputError, match="nowhere.sgf: no such file or folder"):
+        ingest([*paths, tmp_path / "nowhere.sgf"], tmp_path / "run", jobs=1)
+    assert not (tmp_path / "run").exists()
     manifest = ingest(paths, tmp_path / "run", jobs=1)
 
-    assert manifest["counts"]["by_status"] == {"input_error": 3, "ok": 1}
-    assert [entry["kind"] for entry in manifest["inputs"]] == ["unread", "unread", "unread", "file"]
+    assert manifest["counts"]["by_status"] == {"input_error": 2, "ok": 1}
+    assert [entry["kind"] for entry in manifest["inputs"]] == ["unread", "unread", "file"]
 
 
 def test_the_manifest_hashes_the_bytes_that_were_parsed(tmp_path, monkeypatch):

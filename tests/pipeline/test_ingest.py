@@ -100,9 +100,9 @@ def test_refuses_to_overwrite_without_force(collection, tmp_path):
     ingest([collection], tmp_path / "run", jobs=1, force=True)
 
 
-def test_missing_input_is_a_row_not_a_crash(tmp_path):
-    games = read_games(tmp_path / "nowhere.sgf")
-    assert len(games) == 1 and games.status.iloc[0] == "input_error"
+def test_a_missing_input_is_refused_before_it_is_read(tmp_path):
+    with pytest.raises(InputError, match="nowhere.sgf: no such file or folder"):
+        read_games(tmp_path / "nowhere.sgf")
 
 
 def test_undecodable_file_names_are_kept_as_escapes(tmp_path):

@@ -44,6 +44,39 @@ def test_a_first_run_says_it_compiles_kernels_then_never_again(tmp_path, monkeyp
     assert compiled == ["rulelab.pipeline.warm"]
 
 
+def test_compiling_names_the_kernel_under_way_every_few_seconds(tmp_path, monkeypatch, capsys):
+    import importlib
+    import time
+
+    import numba
+
+    class SlowCompiler(numba.core.event.Listener):
+        def on_start(self, event):
+            time.sleep(0.3)
+
+        def on_end(self, event):
+            pass
+
+    @numba.njit
+    def slow_kernel(x):
+        return x + 1
+
+    def compile_slowly(name, *package, load=importlib.import_module):
+        if name != "rulelab.pipeline.warm":  # numba's own imports while it compiles
+            return load(name, *package)
+        with numba.core.event.install_listener("numba:compile", SlowCompiler()):
+            slow_kernel(1)
+        kernel_cache.mark_ready()
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(progress, "HEARTBEAT", 0.1)
+    monkeypatch.setattr(progress.importlib, "import_module", compile_slowly)
+    progress.compile_kernels()
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == progress.COMPILING
+    assert "rulelab: compiling kernels: 0 done, now slow_kernel (0 s)" in lines[1:]
+
+
 def test_the_bytes_read_reach_the_listed_total(tmp_path):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.sgf").write_bytes(GAME)
@@ -60,6 +93,24 @@ def test_the_bytes_read_reach_the_listed_total(tmp_path):
     total = input_size([tmp_path / "in"])
     assert total == len(GAME) + (tmp_path / "in" / "b.tar.gz").stat().st_size
     assert seen == sorted(seen) and 0 < seen[0] and seen[-1] <= total
+
+
+def test_the_bytes_read_of_a_compressed_archive_grow_in_small_steps(tmp_path):
+    import random
+
+    from rulelab.read.sources.tar_reader import STEP
+
+    noise = random.Random(0)
+    with tarfile.open(tmp_path / "games.tar.xz", "w:xz") as tar:
+        for k in range(100):
+            game = GAME.replace(b";B[cc]", f"C[{noise.randbytes(8000).hex()}];B[cc]".encode())
+            info = tarfile.TarInfo(f"g{k}.sgf")
+            info.size = len(game)
+            tar.addfile(info, io.BytesIO(game))
+    stats = ReadStats()
+    seen = [stats.bytes_read for _ in iter_files([tmp_path / "games.tar.xz"], stats=stats)]
+    steps = [after - before for before, after in zip([0, *seen], seen)]
+    assert len(set(seen)) > 8 and max(steps) <= 2 * STEP  # 834 kB of xz: not one jump
 
 
 def test_a_resumed_run_counts_the_games_of_the_parts_it_reuses(tmp_path, monkeypatch):

@@ -32,7 +32,7 @@ def run(tmp_path_factory):
 
 
 def test_copies_are_marked_in_scores_and_left_out_of_the_sql_views(run):
-    scores = read_scores(run)
+    scores = read_scores(run, keep_copies=True)
     copies = scores[scores.duplicate_of.notna()]
     assert len(copies) == len(PRESETS) + 1 and set(copies.duplicate_of.str.rsplit("/", n=1).str[-1]) == {"a.sgf#0"}
     with connect(run) as con:

@@ -13,7 +13,7 @@ import zipfile
 import pytest
 
 from rulelab.errors import InputError, SkippedInput
-from rulelab.read.sources import FileFailure, Limits, RawFile, ReadStats, iter_files
+from rulelab.read.sources import FileFailure, Limits, RawFile, ReadStats, check_inputs, iter_files
 from rulelab.read.sources.zip_directory import claimed_directory
 
 
@@ -110,6 +110,23 @@ def test_a_missing_input_is_a_failure_not_a_crash(tmp_path):
     assert [type(i) for i in items] == [FileFailure, FileFailure]
     assert "cannot read input: No such file or directory" in str(items[0].error)
     assert items[0].error.status == "input_error"
+
+
+def test_inputs_are_checked_before_a_run_reads_them(tmp_path):
+    (tmp_path / "a.sgf").write_bytes(b"(;)")
+    assert check_inputs([tmp_path / "a.sgf", tmp_path]) == [str(tmp_path / "a.sgf"), str(tmp_path)]
+    with pytest.raises(InputError, match="nowhere: no such file or folder"):
+        check_inputs([tmp_path, tmp_path / "nowhere"])
+    with pytest.raises(InputError, match="no input named"):
+        check_inputs([])
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+def test_an_unreadable_input_is_refused_before_a_run(tmp_path):
+    (tmp_path / "a.sgf").write_bytes(b"(;)")
+    (tmp_path / "a.sgf").chmod(0)
+    with pytest.raises(InputError, match="a.sgf: permission denied"):
+        check_inputs([tmp_path / "a.sgf"])
 
 
 def test_a_file_over_the_limit_is_not_read(tmp_path):

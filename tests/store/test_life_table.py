@@ -96,6 +96,27 @@ def test_the_scores_agree_with_the_stored_verdict(run):
             + merged.dead_in_seki_white == dead)[merged.scoring == "territory"].all()
 
 
+def test_the_readers_leave_out_the_copies_as_the_sql_views_do(run):
+    for read, view in ((rulelab.read_games, "games"), (rulelab.read_scores, "scores"),
+                       (rulelab.read_life, "life")):
+        assert len(read(run)) == query(run, f"SELECT count(*) AS n FROM {view}")["n"].item()
+        assert len(read(run, keep_copies=True)) == query(run, f"SELECT count(*) AS n FROM all_{view}")["n"].item()
+        assert read(run).duplicate_of.isna().all() and read(run, keep_copies=True).duplicate_of.notna().any()
+    games = rulelab.read_games(run)
+    assert games.set_index("game_id").reindex(games.game_id).index.is_unique  # no "duplicate labels"
+
+
+def test_reading_games_on_the_fly_leaves_out_the_copies_too(collection):
+    assert rulelab.read_games(collection, keep_copies=True).duplicate_of.notna().sum() == 1
+    assert rulelab.read_games(collection).game_id.is_unique
+
+
+def test_the_rule_flags_column_is_not_shadowed_by_pandas(run):
+    life = rulelab.read_life(run)
+    assert "rule_flags" in life.columns and "flags" not in life.columns
+    assert life.rule_flags.map(list).tolist() == [[], [], []]
+
+
 def test_sql_has_a_life_view_without_the_copies(run):
     assert query(run, "SELECT count(*) AS n FROM life")["n"].item() == 3
     assert query(run, "SELECT count(*) AS n FROM all_life")["n"].item() == 4
@@ -126,7 +147,7 @@ def test_a_rerun_and_a_resumed_run_give_the_same_bytes(collection, run, tmp_path
 def test_another_life_method_makes_another_life_table(collection, run, tmp_path):
     out = tmp_path / "markup"
     score([collection], out, jobs=1, rules=["chinese"], life="markup")
-    methods = sorted(rulelab.read_life(out).life_method)
+    methods = sorted(rulelab.read_life(out, keep_copies=True).life_method)
     assert methods == ["markup", "none", "none", "none"]
     assert_stored_as_decided(out, "markup")
 

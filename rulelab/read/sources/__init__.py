@@ -25,7 +25,8 @@ Decisions, so that a run over any collection is deterministic and safe:
   file mid-run) is a row, never a read that blocks or never ends.
 - Each input is hashed once, from the bytes read (:attr:`ReadStats.inputs`), so the
   manifest describes exactly what was parsed, and a path that vanishes or fails
-  costs its own row, never the run. No exception raised while reading one input
+  costs its own row, never the run (a path named that is missing or unreadable from
+  the start is refused before a run begins: :func:`check_inputs`). No exception raised while reading one input
   leaves :func:`iter_files`: it becomes that input's row.
 - A zip whose end record claims more entries or directory bytes than the caps is one
   row, refused before ``zipfile`` loads its directory (which it holds whole).
@@ -36,7 +37,7 @@ Decisions, so that a run over any collection is deterministic and safe:
   the data holds ends with a row; sparse members are refused, their maps never built.
 """
 
-from rulelab.read.sources.inputs import input_size, iter_files
+from rulelab.read.sources.inputs import check_inputs, input_size, iter_files
 from rulelab.read.sources.items import FileFailure, Limits, RawFile, ReadStats
 
-__all__ = ["FileFailure", "Limits", "RawFile", "ReadStats", "input_size", "iter_files"]
+__all__ = ["FileFailure", "Limits", "RawFile", "ReadStats", "check_inputs", "input_size", "iter_files"]

@@ -68,6 +68,29 @@ def iter_files(
         stats.inputs.append(described)
 
 
+def check_inputs(paths: Iterable[str | os.PathLike]) -> list[str]:
+    """``paths`` as strings, once each is known to exist and be readable.
+
+    Checked before a run writes anything: a mistyped path would otherwise be a run of
+    one failed row that replaces good results. A path that vanishes later is still a
+    row (:func:`iter_files`).
+
+    >>> check_inputs(["no/such/folder"])
+    Traceback (most recent call last):
+    ...
+    rulelab.errors.InputError: no/such/folder: no such file or folder
+    """
+    checked = _checked_paths(paths)
+    if not checked:
+        raise InputError("no input named: give SGF/MGT files, folders or archives")
+    for path in checked:
+        if not os.path.exists(path):
+            raise InputError(f"{path}: no such file or folder")
+        if not os.access(path, os.R_OK | (os.X_OK if os.path.isdir(path) else 0)):
+            raise InputError(f"{path}: permission denied; cannot read it")
+    return checked
+
+
 def input_size(paths: Iterable[str | os.PathLike]) -> int:
     """Bytes of the files :func:`iter_files` will read, as stored: the total of a run's
     progress, known from a listing before any file is opened."""

@@ -17,6 +17,10 @@ from rulelab.read.sources.streams import CHUNK, CappedReader, Hashing
 
 _DECOMPRESSORS = ((b"\x1f\x8b", gzip.open), (b"\xfd7zXZ\x00", lzma.open), (b"BZh", bz2.open))
 _STREAM_ERRORS = (tarfile.TarError, OSError, EOFError, lzma.LZMAError, zlib.error)
+STEP = 64 * 1024
+"""Bytes of the stored archive read at a time: what the progress bar moves by. A
+compressed archive holds thousands of games per MiB, so reading it by the MiB would
+move the bar in a few long jumps."""
 
 
 def _decompressed(raw: io.BufferedReader):
@@ -102,7 +106,7 @@ def read_tar(path: str, stream, limits: Limits, stats: ReadStats):
     error = None
     raw = Hashing(stream)
     try:
-        reader = CappedReader(_decompressed(io.BufferedReader(raw, CHUNK)), limits.max_archive_bytes,
+        reader = CappedReader(_decompressed(io.BufferedReader(raw, STEP)), limits.max_archive_bytes,
                               ends_on=_STREAM_ERRORS)
         with tarfile.open(fileobj=reader, mode="r|", tarinfo=_capped_tarinfo(limits.max_header_bytes)) as tar:
             while (info := tar.next()) is not None:
