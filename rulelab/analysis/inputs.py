@@ -90,6 +90,27 @@ class Run:
     table_hashes: dict
     """Per file read (tables and manifest): its SHA-256, so a report names its exact inputs."""
 
+    @property
+    def collection(self) -> str:
+        """The collection the run read, by the names of its inputs (the run folder's name when
+        the manifest does not say).
+
+        Examples
+        --------
+        >>> empty = pd.DataFrame()
+        >>> Run("run", empty, empty, empty, {"inputs": [{"path": "../corpora/kgs-dev.tar.xz"}]}, {}, {}).collection
+        'kgs-dev.tar.xz'
+        >>> inputs = [{"path": f"games/{n}.sgf"} for n in "abcd"]
+        >>> Run("run", empty, empty, empty, {"inputs": inputs}, {}, {}).collection
+        'a.sgf, b.sgf and 2 more'
+        """
+        names = list(dict.fromkeys(Path(str(entry.get("path", ""))).name
+                                   for entry in self.manifest.get("inputs", []) if isinstance(entry, dict)))
+        names = [name for name in names if name]
+        if not names:
+            return self.name
+        return ", ".join(names) if len(names) <= 2 else f"{names[0]}, {names[1]} and {len(names) - 2} more"
+
 
 def check_run(run_dir: str | Path) -> Path:
     """The run folder, once it is known to hold the tables an analysis needs: checked

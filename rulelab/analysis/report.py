@@ -233,7 +233,7 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
     with _staged(out) as staging:
         workspace = Workspace(staging)
         sections = [build(tables, workspace) for build in SECTIONS.values()]
-        title = f"rulelab report: {tables.run.name}"
+        title = f"rulelab report: {tables.run.collection} ({len(tables.run.games):,} game records)"
         (staging / "report.md").write_text(render_markdown(sections, title), encoding="utf-8")
         (staging / "index.html").write_text(render_html(sections, title), encoding="utf-8")
     return out / "index.html"
