@@ -13,6 +13,8 @@ from numbers import Real
 from types import MappingProxyType
 from typing import Mapping
 
+import numpy as np
+
 from .errors import RulesError
 
 MAX_BOARD_POINTS = 52 * 52
@@ -144,6 +146,26 @@ class Ruleset:
         if self.handicap_bonus == "N-1":
             return max(handicap - 1, 0)
         return 0
+
+
+def winner_at(margin, tie_break):
+    """The verdict of a margin (Black − White, komi included) under a rule for a margin of 0:
+    'B' above 0, 'W' below, and at 0 Black under ``tie_break='black'`` (Ing), else 'draw'.
+    Scalars give a str; arrays (margins and rules of the same length, or one rule) an object
+    array, NaN margins giving None.
+
+    Examples
+    --------
+    >>> winner_at(0.0, "black"), winner_at(-0.5, "draw"), winner_at(0.0, "draw")
+    ('B', 'W', 'draw')
+    >>> winner_at(np.array([0.5, 0.0, np.nan]), np.array(["draw", "black", "draw"])).tolist()
+    ['B', 'B', None]
+    """
+    margins = np.asarray(margin, dtype=float)
+    black_ties = np.asarray(tie_break, dtype=object) == "black"
+    verdicts = np.select([margins > 0, margins < 0, black_ties], ["B", "W", "B"], "draw").astype(object)
+    verdicts = np.where(np.isnan(margins), None, verdicts)
+    return verdicts.item() if verdicts.ndim == 0 else verdicts
 
 
 def check_komi(komi: object, where: str, board_points: int = MAX_BOARD_POINTS) -> float:

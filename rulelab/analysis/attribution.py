@@ -43,6 +43,7 @@ import pandas as pd
 
 from rulelab.analysis.divergence import basis_label, compared_rows, ruleset_order
 from rulelab.analysis.inputs import require_columns
+from rulelab.rules import winner_at
 
 CAUSES = ("komi", "handicap", "moves", "dame_filling", "seki_eyes", "protective_moves",
           "dead_stones", "group_tax", "unexplained")
@@ -284,19 +285,6 @@ def _pair_parts(both: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     return out
 
 
-def winner_at(margin: np.ndarray, tie_break) -> np.ndarray:
-    """The verdict of each margin (Black − White, komi included) under its tie rule.
-
-    Examples
-    --------
-    >>> winner_at(np.array([0.5, 0.0, 0.0, -2.0]), np.array(["draw", "draw", "black", "black"])).tolist()
-    ['B', 'draw', 'B', 'W']
-    """
-    margin = np.asarray(margin, float)
-    black_ties = np.asarray(tie_break, dtype=object) == "black"
-    return np.select([margin > 0, margin < 0, black_ties], ["B", "W", "B"], "draw").astype(object)
-
-
 def main_cause(attribution: pd.DataFrame, tie_break_b=None) -> tuple[pd.Series, pd.Series]:
     """The part whose removal makes the two rulesets name the same winner.
 
@@ -358,7 +346,7 @@ def _parts_that_flip(parts: np.ndarray, margin_a: float, winner_b: str, tie_b: s
     for k in aligned:
         chosen.append(CAUSES[k])
         margin -= parts[k]
-        if winner_at(np.array([margin]), np.array([tie_b]))[0] == winner_b:
+        if winner_at(margin, tie_b) == winner_b:
             break
     return chosen
 

@@ -16,6 +16,7 @@ from rulelab.analysis.inputs import analysable_games, counted_games, require_col
 from rulelab.analysis.selection import outliers
 from rulelab.analysis.strata import STRATA, game_strata
 from rulelab.errors import InputError
+from rulelab.rules import winner_at
 
 WINNER_COLUMNS = ("game_id", "ruleset", "komi_source", "scoring", "winner")
 
@@ -42,10 +43,8 @@ def at_komi(rows: pd.DataFrame, komi: float) -> pd.DataFrame:
     """
     require_columns(rows, ["margin_before_komi"], "scores")
     margin = pd.to_numeric(rows["margin_before_komi"]).astype(float) - komi
-    black_ties = rows["tie_break"].eq("black") if "tie_break" in rows else False
-    winner = np.select([margin > 0, margin < 0, black_ties], ["B", "W", "B"], "draw")
-    winner = np.where(margin.isna(), None, winner)
-    return rows.assign(komi=float(komi), margin=margin, winner=winner)
+    rules = rows["tie_break"].to_numpy(object) if "tie_break" in rows else "draw"
+    return rows.assign(komi=float(komi), margin=margin, winner=winner_at(margin.to_numpy(), rules))
 
 
 def ruleset_order(scores: pd.DataFrame) -> list[str]:

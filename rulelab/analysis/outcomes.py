@@ -18,6 +18,7 @@ import pandas as pd
 from rulelab.analysis.inputs import COUNTED_KINDS, analysable_games, require_columns
 from rulelab.analysis.strata import game_strata
 from rulelab.errors import InputError
+from rulelab.rules import winner_at
 
 CENSORED_KINDS = ("resign", "time")
 """Result kinds whose winner is known but whose margin is not."""
@@ -103,7 +104,7 @@ def komi_outcomes(games: pd.DataFrame, scores: pd.DataFrame | None = None,
     black_won = frame["result_winner"].eq("B")
     lower = np.where(counted, margin - 0.5, np.where(black_won, np.floor(bound + 1) - 0.5, -np.inf))
     upper = np.where(counted, margin + 0.5, np.where(black_won, np.inf, np.ceil(bound - 1) + 0.5))
-    winner = np.where(counted, _winner_at(margin, frame["komi"]), frame["result_winner"])
+    winner = np.where(counted, winner_at((margin - frame["komi"]).to_numpy(float), "draw"), frame["result_winner"])
     out = pd.DataFrame({
         "game_id": frame.index.to_numpy(), "ruleset": label,
         "scoring": None if scoring is None else scoring.reindex(frame.index).to_numpy(),
@@ -146,7 +147,3 @@ def _shift_from_record_rules(scores: pd.DataFrame, ruleset: str) -> pd.Series:
     own = pd.to_numeric(_ruleset_rows(scores, ruleset)["margin_before_komi"]).astype(float)
     record = scores[scores["komi_source"] == "record"].drop_duplicates("game_id").set_index("game_id")
     return (own - pd.to_numeric(record["margin_before_komi"]).astype(float)).dropna()
-
-
-def _winner_at(margin: pd.Series, komi: pd.Series) -> np.ndarray:
-    return np.select([margin > komi, margin < komi, margin == komi], ["B", "W", "draw"], None)

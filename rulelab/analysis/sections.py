@@ -16,7 +16,7 @@ import pandas as pd
 import rulelab
 from rulelab.analysis import diagrams, plots
 from rulelab.analysis.attribution import (CAUSE_NOTES, CAUSES, MAIN_CAUSES, PARTS, cause_summary,
-                                          clearest_examples, part_of, winner_at)
+                                          clearest_examples, part_of)
 from rulelab.analysis.divergence import (COMMON_KOMI, KOMI_BASES, any_disagreement, disagreement_matrix,
                                          matrix_wide, standard_rows)
 from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS, reproduced
@@ -29,6 +29,7 @@ from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strat
 from rulelab.analysis.summary import basis_words, findings_section, model_section
 from rulelab.analysis.verdict import stored_verdict
 from rulelab.position import Position
+from rulelab.rules import winner_at
 
 
 def provenance_section(tables: ReportTables, out: Workspace) -> Section:

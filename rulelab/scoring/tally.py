@@ -14,7 +14,7 @@ from typing import Iterable
 
 from rulelab.errors import RulesError
 from rulelab.position import BLACK, EMPTY, WHITE, Life, Position
-from rulelab.rules import Ruleset, check_komi, get_ruleset
+from rulelab.rules import Ruleset, check_komi, get_ruleset, winner_at
 
 from .point_classes import PointClasses, checked_board, point_classes_of
 from .breakdown import ScoreBreakdown
@@ -170,10 +170,7 @@ def _tally(
     white_points = float(total[WHITE] + bonus)
     before = black_points - white_points
     margin = before - komi
-    if margin > 0 or (margin == 0 and r.tie_break == "black"):
-        winner = "B"
-    else:
-        winner = "W" if margin < 0 else "draw"
+    winner = winner_at(margin, r.tie_break)
     return ScoreBreakdown(
         ruleset=r.name,
         komi=komi,
