@@ -88,3 +88,10 @@ def test_every_module_imports_without_the_optional_dependencies():
                "for m in pkgutil.walk_packages(rulelab.__path__, 'rulelab.'):\n"
                "    importlib.import_module(m.name)\n")
     subprocess.run([sys.executable, "-c", command], check=True)
+
+
+def test_the_report_sections_load_no_numba_and_no_scorer():
+    command = ("import rulelab.analysis.sections, sys; "
+               "print(sorted(m for m in sys.modules if m.startswith(('numba', 'rulelab.scoring'))))")
+    shown = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"

@@ -13,7 +13,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Rectangle
 from scipy import ndimage
 
-from rulelab import scoring
+from rulelab.classes import OPEN_DAME, OWED_B, OWED_W, SEKI_POINT_B, SEKI_POINT_W
 from rulelab.analysis.plots import new_figure
 from rulelab.errors import InputError
 from rulelab.position import BLACK, EMPTY, WHITE
@@ -74,9 +74,9 @@ def neutral_points(board: np.ndarray, dead: np.ndarray | None = None) -> np.ndar
 
 
 CLASSES_BEHIND = {
-    "dame_filling": (scoring.OPEN_DAME,),
-    "seki_eyes": (scoring.SEKI_POINT_B, scoring.SEKI_POINT_W),
-    "protective_moves": (scoring.OWED_B, scoring.OWED_W),
+    "dame_filling": (OPEN_DAME,),
+    "seki_eyes": (SEKI_POINT_B, SEKI_POINT_W),
+    "protective_moves": (OWED_B, OWED_W),
 }
 """Point classes of :func:`rulelab.scoring.classify_points` behind each cause that is about points."""
 

@@ -10,7 +10,7 @@ from rulelab.analysis import plots
 from rulelab.analysis.komi import fair_komi, margin_distribution, record_agreement, rekomi_flips, win_rate_curve
 from rulelab.analysis.outcomes import CENSORING_ASSUMPTION, RECORD
 from rulelab.analysis.published import compare_published
-from rulelab.analysis.report import Section, Text, Workspace
+from rulelab.analysis.blocks import Section, Text, Workspace
 from rulelab.analysis.shared import ReportTables, missing
 from rulelab.analysis.strata import STRATA
 from rulelab.analysis.summary import dame_policies, outlier_rule, strength_sentence

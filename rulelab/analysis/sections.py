@@ -1,7 +1,7 @@
 """The parts of the report, in order (:data:`SECTIONS`): each reads the run through
 :class:`~rulelab.analysis.shared.ReportTables`, writes its tables and figures into a
-:class:`~rulelab.analysis.report.Workspace`, and returns a
-:class:`~rulelab.analysis.report.Section`. The sections on komi are in
+:class:`~rulelab.analysis.blocks.Workspace`, and returns a
+:class:`~rulelab.analysis.blocks.Section`. The sections on komi are in
 :mod:`rulelab.analysis.komi_sections`, the findings and the model in
 :mod:`rulelab.analysis.summary`.
 """
@@ -22,7 +22,7 @@ from rulelab.analysis.divergence import (COMMON_KOMI, KOMI_BASES, any_disagreeme
 from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS, reproduced
 from rulelab.analysis.komi_sections import (komi_section, margins_section, published_section, rekomi_section,
                                             strata_section)
-from rulelab.analysis.report import Code, Section, Text, Workspace, json_text
+from rulelab.analysis.blocks import Code, Section, Text, Workspace, json_text
 from rulelab.analysis.inputs import counted_games
 from rulelab.analysis.shared import ReportTables, missing
 from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strata, rank_band

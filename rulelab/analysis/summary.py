@@ -18,7 +18,7 @@ from rulelab.analysis.findings import (MAIN_RULESETS, TRUSTED_CONFIDENCE, TRUSTE
 from rulelab.analysis.selection import OUTLIER_POINTS
 from rulelab.analysis.komi import fair_komi
 from rulelab.analysis.outcomes import RECORD
-from rulelab.analysis.report import Section, Text, Workspace
+from rulelab.analysis.blocks import Section, Text, Workspace
 from rulelab.analysis.stats import wilson_interval
 from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS
 

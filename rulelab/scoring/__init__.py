@@ -17,7 +17,7 @@ The modules, each one job, from the bottom up:
 - :mod:`.chains`: the chains of a filling board and their liberties (union-find);
 - :mod:`.dame`: filling the dame before a territory count, and the owed points;
 - :mod:`.seki`: the seki liberties and the chains in seki;
-- :mod:`.classify`: the kernel giving every point its class (:mod:`.classes`);
+- :mod:`.classify`: the kernel giving every point its class (:mod:`rulelab.classes`);
 - :mod:`.point_classes`: :class:`PointClasses` and :func:`classify_points`;
 - :mod:`.breakdown`, :mod:`.tally`: :class:`ScoreBreakdown`, :func:`score_position`, :func:`score_all`;
 - :mod:`.identities`: :func:`check_identities`.
@@ -25,7 +25,7 @@ The modules, each one job, from the bottom up:
 
 from .point_classes import PointClasses, classify_points
 from .breakdown import ScoreBreakdown
-from .classes import (
+from rulelab.classes import (
     CLASS_NAMES,
     OPEN_DAME,
     OWED_B,

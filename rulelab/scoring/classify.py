@@ -18,7 +18,7 @@ from rulelab.board import WALL, label_components
 from rulelab.position import BLACK, EMPTY, WHITE
 
 from .chains import chain_forest, copy_chains
-from .classes import (
+from rulelab.classes import (
     CLASS_NAMES,
     OPEN_DAME,
     OWED_B,

@@ -13,7 +13,7 @@ import numpy as np
 from rulelab.errors import GameError
 from rulelab.position import EMPTY, WHITE, Life, Position
 
-from .classes import CLASS_NAMES
+from rulelab.classes import CLASS_NAMES
 from .classify import classify_board
 
 

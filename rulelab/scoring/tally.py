@@ -18,7 +18,7 @@ from rulelab.rules import Ruleset, check_komi, get_ruleset, winner_at
 
 from .point_classes import PointClasses, checked_board, point_classes_of
 from .breakdown import ScoreBreakdown
-from .classes import (
+from rulelab.classes import (
     OPEN_DAME,
     OWED_B,
     OWED_W,

@@ -4,7 +4,7 @@ The score stage decides life once per game and analyses the board once under tha
 verdict; what comes later (the report's examples, ``rulelab.draw_game``, the explanation
 of validation misses, SQL) reads this table instead of deciding again. Masks are bytes,
 one per point, row-major like the games table's ``board``: ``dead``, ``seki`` and
-``proven`` hold 0 or 1, ``classes`` the codes of :mod:`rulelab.scoring.classes`.
+``proven`` hold 0 or 1, ``classes`` the codes of :mod:`rulelab.classes`.
 
 The classes are those of the board with the verdict's dead stones removed, which no
 ruleset changes: rulesets only add them up differently. Only a ruleset that counts the
