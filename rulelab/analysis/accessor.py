@@ -145,22 +145,25 @@ class GoAccessor:
                                          f"(komi in these games: {played})")
         return flips
 
-    def draw(self, game_id: str, life: pd.DataFrame, rulesets=("chinese", "japanese")):
+    def draw(self, game_id: str, life: pd.DataFrame, scores: pd.DataFrame,
+             rulesets=("chinese", "japanese")):
         """A game's final board with its stored verdict and scores
         (:func:`~rulelab.analysis.game_diagram.draw_row`); on the games table, which holds
-        the board, with the run's life table (:func:`rulelab.read_life`), which holds the verdict."""
+        the board, with the run's life table (:func:`rulelab.read_life`), which holds the
+        verdict, and its scores table (:func:`rulelab.read_scores`), which holds the counts."""
         from rulelab.analysis import game_diagram  # needs matplotlib, so only when drawing
 
         if "board" not in self._frame.columns:
             raise InputError("draw() needs the games table, which holds the board: "
-                             "games.go.draw(game_id, life), or rulelab.draw_game(run, game_id).")
+                             "games.go.draw(game_id, life, scores), or rulelab.draw_game(run, game_id).")
         if not isinstance(life, pd.DataFrame):
             raise InputError("draw() needs the run's life table, which holds the verdict: "
-                             f"games.go.draw(game_id, rulelab.read_life(run)); got {type(life).__name__}.")
+                             f"games.go.draw(game_id, rulelab.read_life(run), rulelab.read_scores(run)); "
+                             f"got {type(life).__name__}.")
         rows = self._frame[self._frame["game_id"] == game_id]
         if rows.empty:
             raise InputError(f"No game {game_id!r} in this table.")
-        return game_diagram.draw_row(rows.iloc[0].to_dict(), stored_verdict(life, game_id), rulesets)
+        return game_diagram.draw_row(rows.iloc[0].to_dict(), stored_verdict(life, game_id), scores, rulesets)
 
     def margin_distribution(self, games: pd.DataFrame, ruleset: str) -> pd.DataFrame:
         """Counted games per margin (:func:`~rulelab.analysis.komi.margin_distribution`)."""

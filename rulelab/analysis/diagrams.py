@@ -81,6 +81,19 @@ CLASSES_BEHIND = {
 """Point classes of :func:`rulelab.scoring.classify_points` behind each cause that is about points."""
 
 
+def verdict_text(winner: str, margin: float) -> str:
+    """A verdict as a title shows it: ``B+3.5``, ``draw``, or a tie the tie rule gave.
+
+    Examples
+    --------
+    >>> verdict_text("W", -0.5), verdict_text("draw", 0.0), verdict_text("B", 0.0)
+    ('W+0.5', 'draw', 'B on a margin of 0 (tie rule)')
+    """
+    if winner == "draw":
+        return "draw"
+    return f"{winner} on a margin of 0 (tie rule)" if margin == 0 else f"{winner}+{abs(margin):g}"
+
+
 MARK_LABELS = {"dame_filling": "open dame", "seki_eyes": "seki eyes", "protective_moves": "points owed",
                "dead_stones": "dead stones"}
 """The legend of the points :func:`points_that_differ` marks, for the causes that are about points."""

@@ -1,9 +1,9 @@
 """One game's final board with its verdict and its scores: ``rulelab.draw_game(run, game_id)``
 or ``games.go.draw(game_id, life)``.
 
-The position comes from the games table and the verdict from the life table, as the
-run stored them (nothing is decided again); the verdict is scored under each ruleset
-asked for, so the picture and the numbers agree. The drawing is the report's own
+The position comes from the games table, the verdict from the life table and the
+verdicts from the scores table, as the run stored them (nothing is decided or counted
+again), so the picture and the numbers are the run's. The drawing is the report's own
 (:func:`rulelab.analysis.diagrams.draw_board`): crosses on dead stones, dots on stones
 in seki, squares on the dame and the points owed for protective moves.
 """
@@ -14,20 +14,20 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from rulelab import scoring
-from rulelab.analysis.diagrams import draw_board
+from rulelab.analysis.diagrams import draw_board, verdict_text
 from rulelab.analysis.verdict import plain_row
+from rulelab.classes import OPEN_DAME, OWED_B, OWED_W
 from rulelab.errors import InputError
-from rulelab.rules import get_ruleset, with_source_dame
-from rulelab.store.layout import GAMES_FILE
+from rulelab.store.layout import GAMES_FILE, SCORES_FILE
 from rulelab.store.life import StoredLife, read_verdicts
 from rulelab.store.positions import POSITION_COLUMNS, position_from_row
 
 RULESETS = ("chinese", "japanese")
-MARKED = (scoring.OPEN_DAME, scoring.OWED_B, scoring.OWED_W)
+MARKED = (OPEN_DAME, OWED_B, OWED_W)
 """Point classes drawn as squares: dame, and points owed for protective moves."""
 
 
@@ -44,12 +44,18 @@ def draw_game(run: str | Path, game_id: str, rulesets: Sequence[str] = RULESETS)
     games = pq.read_table(path, filters=pc.field("game_id") == game_id)
     if games.num_rows == 0:
         raise InputError(f"No game {game_id!r} in {path}.")
-    return draw_row(games.slice(0, 1).to_pylist()[0], read_verdicts(run, [game_id]).get(game_id), rulesets)
+    scores = Path(run) / SCORES_FILE
+    scores = (pq.read_table(scores, filters=pc.field("game_id") == game_id).to_pandas()
+              if scores.is_file() else pd.DataFrame())
+    return draw_row(games.slice(0, 1).to_pylist()[0], read_verdicts(run, [game_id]).get(game_id), scores,
+                    rulesets)
 
 
-def draw_row(row: dict, verdict: StoredLife | None, rulesets: Sequence[str] = RULESETS):
+def draw_row(row: dict, verdict: StoredLife | None, scores: pd.DataFrame,
+             rulesets: Sequence[str] = RULESETS):
     """Draw the final position of a games-table ``row`` with its stored ``verdict``
-    (:func:`rulelab.analysis.verdict.stored_verdict`), scored under ``rulesets``."""
+    (:func:`rulelab.analysis.verdict.stored_verdict`) and the verdicts of ``rulesets`` in
+    the run's ``scores`` table (at the komi each gives the game)."""
     row = plain_row(row)
     if row.get("status") != "ok" or row.get("board") is None:
         raise InputError(f"Game {row.get('game_id')!r} has no final position to draw "
@@ -60,9 +66,8 @@ def draw_row(row: dict, verdict: StoredLife | None, rulesets: Sequence[str] = RU
         raise InputError(f"Game {row['game_id']!r} has no stored verdict: its run was scored before "
                          "verdicts were stored, or the game could not be scored. Score the run again.")
     position = position_from_row(row)
-    counted = [with_source_dame(get_ruleset(name), row.get("source")) for name in rulesets]  # as scored
-    scores = scoring.score_all(position, verdict, counted)
-    verdicts = " · ".join(f"{s.ruleset} {_result(s.winner, s.margin)}" for s in scores)
+    verdicts = " · ".join(f"{name} {verdict_text(winner, margin)}"
+                          for name, winner, margin in _stored_verdicts(scores, row["game_id"], rulesets))
     players = " vs ".join(f"{name if isinstance(name, str) and name else '?'} ({colour})" for name, colour
                           in ((row.get("black_player"), "B"), (row.get("white_player"), "W")))
     title = f"{row['game_id']}: {players}\n{verdicts}   [life: {verdict.method}]"
@@ -71,5 +76,16 @@ def draw_row(row: dict, verdict: StoredLife | None, rulesets: Sequence[str] = RU
                       mark_label="dame and owed points")
 
 
-def _result(winner: str, margin: float) -> str:
-    return "draw" if winner == "draw" else f"{winner}+{abs(margin):g}"
+def _stored_verdicts(scores: pd.DataFrame, game_id: str, rulesets: Sequence[str]) -> list[tuple]:
+    """(ruleset, winner, margin) of ``game_id`` under each of ``rulesets``, at standard komi."""
+    needed = {"game_id", "ruleset", "komi_source", "winner", "margin"}
+    if not isinstance(scores, pd.DataFrame) or not needed <= set(scores.columns):
+        raise InputError("Drawing a game needs the run's scores table (rulelab.read_scores(run)), "
+                         "which holds its verdicts.")
+    rows = scores[(scores["game_id"] == game_id) & (scores["komi_source"] == "standard")]
+    rows = rows.drop_duplicates("ruleset").set_index("ruleset")
+    missing = [name for name in rulesets if name not in rows.index]
+    if missing:
+        scored = ", ".join(rows.index.astype(str)) or "none"
+        raise InputError(f"Game {game_id!r} has no score under {', '.join(missing)} (scored: {scored}).")
+    return [(name, rows.at[name, "winner"], float(rows.at[name, "margin"])) for name in rulesets]

@@ -15,6 +15,7 @@ import pandas as pd
 
 import rulelab
 from rulelab.analysis import diagrams, plots
+from rulelab.analysis.diagrams import verdict_text
 from rulelab.analysis.attribution import (CAUSE_NOTES, CAUSES, MAIN_CAUSES, PARTS, cause_summary,
                                           clearest_examples, part_of)
 from rulelab.analysis.divergence import (COMMON_KOMI, KOMI_BASES, any_disagreement, disagreement_matrix,
@@ -230,8 +231,8 @@ def examples_section(tables: ReportTables, out: Workspace) -> Section:
         dead, seki, classes = (verdict.dead, verdict.seki, verdict.classes) if verdict else (None,) * 3
         marks = diagrams.points_that_differ(board, row.cause, dead=dead, classes=classes)
         parts = ", ".join(f"{c} {getattr(row, p):+g}" for c, p in zip(CAUSES, PARTS) if getattr(row, p) != 0)
-        verdicts = (f"{row.ruleset_a} {_verdict_text(row.winner_a, row.margin_a)} vs "
-                    f"{row.ruleset_b} {_verdict_text(row.winner_b, row.margin_b)}")
+        verdicts = (f"{row.ruleset_a} {verdict_text(row.winner_a, row.margin_a)} vs "
+                    f"{row.ruleset_b} {verdict_text(row.winner_b, row.margin_b)}")
         title = f"{game_title(game)}\n{verdicts}; main cause: {row.cause}"
         figure = diagrams.draw_board(board, title=title, marks=marks, dead=dead, seki=seki,
                                      mark_label=diagrams.mark_label(row.cause))
@@ -268,12 +269,6 @@ def _examples(tables: ReportTables) -> pd.DataFrame:
     if not picks:
         return pd.DataFrame()
     return pd.concat(picks, ignore_index=True).drop_duplicates(["game_id", "ruleset_a", "ruleset_b"])
-
-
-def _verdict_text(winner: str, margin: float) -> str:
-    if winner == "draw":
-        return "draw"
-    return f"{winner} on a margin of 0 (tie rule)" if margin == 0 else f"{winner}+{abs(margin):g}"
 
 
 def game_title(game: pd.Series) -> str:

@@ -44,12 +44,15 @@ def test_the_games_table_draws_its_own_game_and_a_scores_table_says_what_to_call
     import rulelab.analysis  # noqa: F401 (registers df.go)
 
     games = rulelab.read_games(run)
-    figure = games.go.draw(games.game_id.item(), rulelab.read_life(run), rulesets=("ing",))
-    assert "ing " in figure.axes[0].get_title() and "dead stones (1)" in legend(figure)
-    with pytest.raises(InputError, match=r"games.go.draw\(game_id, life\)"):
-        rulelab.read_scores(run).go.draw(games.game_id.item(), rulelab.read_life(run))
+    life, scores = rulelab.read_life(run), rulelab.read_scores(run)
+    figure = games.go.draw(games.game_id.item(), life, scores, rulesets=("japanese",))
+    assert "japanese W+" in figure.axes[0].get_title() and "dead stones (1)" in legend(figure)
+    with pytest.raises(InputError, match=r"no score under ing \(scored: chinese, japanese\)"):
+        games.go.draw(games.game_id.item(), life, scores, rulesets=("ing",))
+    with pytest.raises(InputError, match=r"games.go.draw\(game_id, life, scores\)"):
+        scores.go.draw(games.game_id.item(), life, scores)
     with pytest.raises(InputError, match=r"rulelab.read_life\(run\)"):
-        games.go.draw(games.game_id.item(), "markup")
+        games.go.draw(games.game_id.item(), "markup", scores)
     with pytest.raises(InputError, match="No game 'nope'"):
         rulelab.draw_game(run, "nope")
 
@@ -65,12 +68,13 @@ def test_a_run_scored_before_verdicts_were_stored_says_to_score_again(run, tmp_p
         rulelab.draw_game(old, game_id)
 
 
-def test_drawing_a_game_decides_no_life():
-    """The drawing reads the stored verdict: the life package is never imported."""
+def test_drawing_a_game_decides_no_life_and_counts_nothing():
+    """The drawing reads the stored verdict and scores: neither the life package nor the
+    scorer is imported."""
     import subprocess
     import sys
 
     command = ("import sys, rulelab.analysis.game_diagram; "
-               "print(sorted(m for m in sys.modules if m.startswith('rulelab.life')))")
+               "print(sorted(m for m in sys.modules if m.startswith(('rulelab.life', 'rulelab.scoring'))))")
     shown = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"
