@@ -141,11 +141,28 @@ class Ruleset:
 
     def white_handicap_bonus(self, handicap: int) -> int:
         """Points White receives for ``handicap`` stones under this ruleset."""
-        if self.handicap_bonus == "N":
-            return handicap
-        if self.handicap_bonus == "N-1":
-            return max(handicap - 1, 0)
-        return 0
+        return compensation(self.handicap_bonus, handicap)
+
+
+def compensation(choice: str, handicap):
+    """Points White receives for ``handicap`` stones (a number or an array) under a
+    ``handicap_bonus`` choice: 'N', 'N-1' or '0'.
+
+    Examples
+    --------
+    >>> compensation("N", 3), compensation("N-1", 3), compensation("0", 3)
+    (3, 2, 0)
+    >>> compensation("N-1", np.array([0, 2])).tolist()
+    [0, 1]
+    """
+    if choice not in CHOICES["handicap_bonus"]:
+        raise RulesError(f"A handicap compensation must be one of {', '.join(CHOICES['handicap_bonus'])}; "
+                         f"got {choice!r}")
+    if choice == "N":
+        return handicap
+    if choice == "N-1":
+        return np.maximum(handicap - 1, 0) if isinstance(handicap, np.ndarray) else max(handicap - 1, 0)
+    return handicap * 0
 
 
 def winner_at(margin, tie_break):

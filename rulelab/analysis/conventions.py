@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from rulelab.analysis.inputs import analysable_games, require_columns
-from rulelab.rules import PRESETS
+from rulelab.rules import CHOICES, PRESETS, compensation
 
 CONVENTION_COLUMNS = ("source", "rules", "setting", "choice", "games", "exact", "in_use")
 
@@ -72,9 +72,10 @@ def convention_agreement(scores: pd.DataFrame, games: pd.DataFrame) -> pd.DataFr
     stones = handicap >= 2
     base = margin + rows["handicap_bonus"].to_numpy(float)
     in_use = rows["handicap_bonus"].to_numpy(float)
-    named = np.select([in_use == handicap, in_use == handicap - 1], ["N", "N-1"], "0")
-    parts.append(_choices(rows[stones], "handicap_bonus", pd.Series(named[stones]), {
-        "N": (base - handicap)[stones], "N-1": (base - handicap + 1)[stones], "0": base[stones]}))
+    choices = CHOICES["handicap_bonus"]
+    named = np.select([in_use == compensation(c, handicap) for c in choices], choices, "0")
+    parts.append(_choices(rows[stones], "handicap_bonus", pd.Series(named[stones]),
+                          {c: (base - compensation(c, handicap))[stones] for c in choices}))
     territory = rows["scoring"].eq("territory").to_numpy()
     owed = (rows["black_owed"] - rows["white_owed"]).to_numpy(float)
     refused = np.array([PRESETS[r].refuse_owed if r in PRESETS else False for r in rows["ruleset"]])

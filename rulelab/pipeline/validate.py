@@ -22,7 +22,7 @@ from rulelab.life import GnuGoError, KataGoError, LifeError, decide_life, decide
 from rulelab.pipeline.explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
 from rulelab.pipeline.progress import counted
 from rulelab.pipeline.score import record_ruleset, score
-from rulelab.rules import get_ruleset
+from rulelab.rules import CHOICES, compensation, get_ruleset
 from rulelab.scoring import score_all
 from rulelab.store.layout import GAMES_FILE, SCORES_FILE
 from rulelab.store.life import read_verdicts
@@ -93,7 +93,8 @@ def likely_cause(row) -> str | None:
     owed = row.black_owed + row.white_owed
     if owed and abs(diff) <= owed:
         return "protective moves: owed points counted differently"
-    if row.handicap_game and abs(diff) in (row.handicap, row.handicap - 1, row.handicap_bonus):
+    if row.handicap_game and abs(diff) in {*(compensation(c, row.handicap) for c in CHOICES["handicap_bonus"]),
+                                           row.handicap_bonus}:
         return "handicap compensation differs from the server's"
     if abs(diff) <= 1:
         return "one point: a dame or false eye counted differently"
