@@ -48,7 +48,8 @@ GAME_COLUMNS = ["game_id", "source", "rules", "komi", "handicap", "result_winner
 SCORE_COLUMNS = ["game_id", "ruleset", "margin", "winner", "life_method", "life_confidence",
                  "finished", "black_seki_points", "white_seki_points", "seki_dame",
                  "black_owed", "white_owed", "handicap_bonus", "dead_black", "dead_white",
-                 "dead_in_seki_black", "dead_in_seki_white", "scoring", "dame"]
+                 "dead_in_seki_black", "dead_in_seki_white", "scoring", "open_dame",
+                 "black_dame_filled", "white_dame_filled"]
 
 
 def compare(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
@@ -102,11 +103,14 @@ def likely_cause(row) -> str | None:
 
 
 def parity_possible(row) -> bool:
-    """Area parity: the area margin ΔA = margin + komi + bonus must be ≡ points − dame (mod 2)."""
+    """Area parity: the area margin ΔA = margin + komi + bonus must be ≡ points − neutral
+    (mod 2), the neutral points being the seki liberties and the open dame left unfilled,
+    however a ruleset shares them (shares equal for both sides leave the margin alone)."""
     area_margin = row.recorded_margin + row.komi + row.handicap_bonus
     if area_margin != round(area_margin):
         return False
-    return (round(area_margin) - (row.board_rows * row.board_cols - row.dame)) % 2 == 0
+    neutral = row.seki_dame + row.open_dame - row.black_dame_filled - row.white_dame_filled
+    return (round(area_margin) - (row.board_rows * row.board_cols - neutral)) % 2 == 0
 
 
 def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "handicap_game",
