@@ -8,7 +8,8 @@ comment lines (``#``, the position's story and hand count), setting lines
 - ``position``: facts of :meth:`rulelab.position.Position.from_diagram`, as
   ``name=value`` words (``handicap=2 captured_white=1 to_move=W``);
 - ``life``: the method of the verdict built from the diagram (``markup`` when absent);
-- ``margin_before_komi``: ``preset value`` pairs, comma-separated, one per preset.
+- ``margin_before_komi``: ``preset value`` pairs, comma-separated, one per preset;
+- ``flags``: the rule flags the estimator raises (``bent_four_in_the_corner``), space-separated.
 """
 
 from __future__ import annotations

@@ -70,6 +70,7 @@ def compare(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     table["within_1"] = table.difference.abs() <= 1.0
     table["winner_agrees"] = table.winner == table.result_winner
     table["handicap_game"] = table.handicap.fillna(0) >= 2
+    table["board"] = table.board_cols.astype(str) + "x" + table.board_rows.astype(str)  # as SZ writes it
     table["likely_cause"] = [likely_cause(row) for row in table.itertuples(index=False)]
     return table
 
@@ -113,9 +114,10 @@ def parity_possible(row) -> bool:
     return (round(area_margin) - (row.board_rows * row.board_cols - neutral)) % 2 == 0
 
 
-def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "handicap_game",
+def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "board", "handicap_game",
                                                           "life_method")) -> pd.DataFrame:
-    """Agreement rates (exact, within one point, winner) by each grouping and overall.
+    """Agreement rates (exact, within one point, winner) by each grouping and overall
+    (``board`` is the board size, columns by rows as ``SZ`` writes it: ``board=9x9``).
 
     ``ceiling`` is 1 minus the share of games whose miss no life verdict can fix
     (:data:`rulelab.pipeline.explain.OUTSIDE_LIFE`): the most agreement better life and death
