@@ -70,7 +70,9 @@ def compare(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     table["within_1"] = table.difference.abs() <= 1.0
     table["winner_agrees"] = table.winner == table.result_winner
     table["handicap_game"] = table.handicap.fillna(0) >= 2
-    table["board"] = table.board_cols.astype(str) + "x" + table.board_rows.astype(str)  # as SZ writes it
+    # As SZ writes it, in whole numbers even when a failed game's null made the sizes floats.
+    sizes = table[["board_cols", "board_rows"]].astype("Int64").astype(str)
+    table["board"] = sizes.board_cols + "x" + sizes.board_rows
     table["likely_cause"] = [likely_cause(row) for row in table.itertuples(index=False)]
     return table
 

@@ -160,6 +160,7 @@ def test_an_ingest_of_other_contents_is_replaced_only_with_force(collection, tmp
 
 
 def test_validation_reproduces_recorded_counts(collection, tmp_path):
+    (collection / "no-game.sgf").write_text("not a game record")  # a row with no board size
     summary = validate([collection], tmp_path / "run", jobs=1)
     assert summary.loc["all", "games"] == summary.loc["board=5x5", "games"] == 2
     assert summary.loc["all", "exact"] == 1.0
