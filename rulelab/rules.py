@@ -76,9 +76,11 @@ class Ruleset:
     are used as they are: the extra pass AGA asks of White when Black passed last is
     not added, since a position does not say who passed last."""
     shared_points: str = "nobody"
-    """How area scoring divides the shared liberties of a seki: 'nobody';
-    'split' half to each (Chinese); 'pairs' equally in whole points, an odd one to
-    nobody (Ing: "with one shared point nobody gets it")."""
+    """How area scoring divides the neutral points: 'nobody'; 'split' half of every
+    neutral point to each side, seki liberties and open dame alike (Chinese 1988 Art. 9:
+    双方活棋之间的空点各得一半); 'pairs' the shared liberties of each seki equally in
+    whole points, an odd one to nobody, and open dame to nobody (Ing Art. 6: 公空多于一空
+    各填其半，少至一空不得填子)."""
     refuse_owed: bool = False
     """Territory scoring refuses points owed to protective moves (J1989 Art. 9)."""
     handicap_komi: float = 0.0

@@ -41,7 +41,8 @@ def score_row(game_id: str, ruleset: str, scoring: str, komi: float, *, stones=(
         "handicap_bonus": float(handicap_bonus), "dame": dame, "dead_black": dead[0],
         "dead_white": dead[1], "black_points": float(black), "white_points": float(white),
         "margin_before_komi": before, "margin": margin, "winner": winner, "tie_break": tie_break,
-        "black_zi": None, "area_margin": float(area_margin), "territory_margin": float(territory_margin),
+        "black_zi": None, "black_zi_after_komi": None,
+        "area_margin": float(area_margin), "territory_margin": float(territory_margin),
         "dame_policy": dame_policy, "life_method": life_method, "life_confidence": 1.0,
         "finished": finished,
     }

@@ -10,7 +10,8 @@ comment lines (``#``, the position's story and hand count), setting lines
 - ``life``: the method of the verdict built from the diagram (``markup`` when absent);
 - ``margin_before_komi``: ``preset value`` pairs, comma-separated, one per preset;
 - ``result``: ``preset result`` pairs (``B+0.5``, ``draw``), the verdict of each preset at
-  the komi it gives this game (:meth:`rulelab.rules.Ruleset.for_game`).
+  the komi it gives this game (:meth:`rulelab.rules.Ruleset.for_game`);
+- ``flags``: the rule flags the estimator raises (``bent_four_in_the_corner``), space-separated.
 """
 
 from __future__ import annotations

@@ -48,7 +48,8 @@ GAME_COLUMNS = ["game_id", "source", "rules", "komi", "handicap", "result_winner
 SCORE_COLUMNS = ["game_id", "ruleset", "margin", "winner", "life_method", "life_confidence",
                  "finished", "black_seki_points", "white_seki_points", "seki_dame",
                  "black_owed", "white_owed", "handicap_bonus", "dead_black", "dead_white",
-                 "dead_in_seki_black", "dead_in_seki_white", "scoring", "dame"]
+                 "dead_in_seki_black", "dead_in_seki_white", "scoring", "open_dame",
+                 "black_dame_filled", "white_dame_filled"]
 
 
 def compare(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
@@ -70,6 +71,9 @@ def compare(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     table["within_1"] = table.difference.abs() <= 1.0
     table["winner_agrees"] = table.winner == table.result_winner
     table["handicap_game"] = table.handicap.fillna(0) >= 2
+    # As SZ writes it, in whole numbers even when a failed game's null made the sizes floats.
+    sizes = table[["board_cols", "board_rows"]].astype("Int64").astype(str)
+    table["board"] = sizes.board_cols + "x" + sizes.board_rows
     table["likely_cause"] = [likely_cause(row) for row in table.itertuples(index=False)]
     return table
 
@@ -104,16 +108,20 @@ def likely_cause(row) -> str | None:
 
 
 def parity_possible(row) -> bool:
-    """Area parity: the area margin ΔA = margin + komi + bonus must be ≡ points − dame (mod 2)."""
+    """Area parity: the area margin ΔA = margin + komi + bonus must be ≡ points − neutral
+    (mod 2), the neutral points being the seki liberties and the open dame left unfilled,
+    however a ruleset shares them (shares equal for both sides leave the margin alone)."""
     area_margin = row.recorded_margin + row.komi + row.handicap_bonus
     if area_margin != round(area_margin):
         return False
-    return (round(area_margin) - (row.board_rows * row.board_cols - row.dame)) % 2 == 0
+    neutral = row.seki_dame + row.open_dame - row.black_dame_filled - row.white_dame_filled
+    return (round(area_margin) - (row.board_rows * row.board_cols - neutral)) % 2 == 0
 
 
-def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "handicap_game",
+def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "board", "handicap_game",
                                                           "life_method")) -> pd.DataFrame:
-    """Agreement rates (exact, within one point, winner) by each grouping and overall.
+    """Agreement rates (exact, within one point, winner) by each grouping and overall
+    (``board`` is the board size, columns by rows as ``SZ`` writes it: ``board=9x9``).
 
     ``ceiling`` is 1 minus the share of games whose miss no life verdict can fix
     (:data:`rulelab.pipeline.explain.OUTSIDE_LIFE`): the most agreement better life and death

@@ -9,7 +9,7 @@ from dataclasses import dataclass, fields
 class ScoreBreakdown:
     """The count of one position under one ruleset, every component kept apart.
 
-    Point totals are floats (Chinese splits seki liberties in halves); counts of
+    Point totals are floats (Chinese splits neutral points in halves); counts of
     points and stones are ints. Fields that describe the position rather than the
     ruleset (seki points, owed points, ``area_margin``, ``territory_margin``) are
     filled under every ruleset, so that any row can be checked and compared.
@@ -73,9 +73,15 @@ class ScoreBreakdown:
     tie_break: str
     """Who wins at margin 0 under this ruleset: 'draw', or 'black' (Ing)."""
     black_zi: float | None
-    """Black's count in zi after komi and compensation, ``(rows*cols + margin) / 2``
-    (184.25 is B+7.5 on 19x19): Black wins above half the board. None under
-    territory scoring."""
+    """``B_zi``: Black's count in zi before komi, ``black_points`` (under Chinese rules
+    its live stones, the points they enclose and half of every neutral point, Art. 9),
+    set against the texts' thresholds: with 3¾ zi komi Black needs 184¼ on 19x19, with
+    2¾ zi 183¼. None under territory scoring."""
+    black_zi_after_komi: float | None
+    """Black's count in zi once komi and White's handicap compensation are given back,
+    ``(rows*cols + margin) / 2``, set against half the board (180½ on 19x19): Black
+    wins above it. Under Chinese rules ``black_zi - (komi + handicap_bonus) / 2``.
+    None under territory scoring."""
     area_margin: int
     """Black's stones and surrounded points minus White's, dead stones removed as
     this ruleset removes them, seki liberties and open dame for nobody: ``ΔA``."""
@@ -95,9 +101,10 @@ class ScoreBreakdown:
     dead_in_seki_white: int
     """Dead white stones in a seki."""
     black_shared: float
-    """Seki liberties credited to Black by ``shared_points`` (area scoring)."""
+    """Neutral points credited to Black by ``shared_points`` (area scoring): seki
+    liberties, and under 'split' the open dame left unfilled too."""
     white_shared: float
-    """Seki liberties credited to White by ``shared_points`` (area scoring)."""
+    """Neutral points credited to White by ``shared_points`` (area scoring)."""
     black_dame_filled: int
     """Open dame credited to Black by ``dame_policy='alternate'`` (area scoring)."""
     white_dame_filled: int

@@ -1,9 +1,11 @@
 """A ruleset's count: adding up the point classes of a board analysis.
 
-Seki liberties are shared as ``Ruleset.shared_points`` says ('pairs' counts per
-seki: per connected group of seki chains and their shared liberties). Open dame
-count for nobody (``Ruleset.dame_policy='none'``) or are shared alternately starting
-with the player to move (``'alternate'``), under area scoring only. Dead stones on seki
+Under area scoring only, open dame are first filled alternately starting with the
+player to move (``Ruleset.dame_policy='alternate'``) or left open (``'none'``); the
+neutral points then left, seki liberties and open dame, are shared as
+``Ruleset.shared_points`` says: 'split' gives each side half of every one (Chinese
+1988 Art. 9), 'pairs' shares the seki liberties per seki (per connected group of seki
+chains and their shared liberties), 'nobody' none. Dead stones on seki
 points or seki liberties are *dead in seki*: territory scoring leaves them on the
 board and gives no prisoner for them.
 """
@@ -142,15 +144,15 @@ def _tally(
     filled = zero
     if r.scoring == "area":
         kept = zero
-        if r.shared_points == "split":
-            shared = {BLACK: seki_dame / 2, WHITE: seki_dame / 2}
-        elif r.shared_points == "pairs":
-            shared = {BLACK: float(a.seki_pairs), WHITE: float(a.seki_pairs)}
         if r.dame_policy == "alternate":
             mover = WHITE if position.to_move == WHITE else BLACK
             filled = {mover: (open_dame + 1) // 2, 3 - mover: open_dame // 2}
-        unshared = int(seki_dame - shared[BLACK] - shared[WHITE])
-        dame = unshared + open_dame - filled[BLACK] - filled[WHITE]
+        neutral = seki_dame + open_dame - filled[BLACK] - filled[WHITE]
+        if r.shared_points == "split":
+            shared = {BLACK: neutral / 2, WHITE: neutral / 2}
+        elif r.shared_points == "pairs":
+            shared = {BLACK: float(a.seki_pairs), WHITE: float(a.seki_pairs)}
+        dame = int(neutral - shared[BLACK] - shared[WHITE])
         held = {c: captured[3 - c] + dead[3 - c] for c in both}
         total = {
             c: stones[c] + territory[c] + seki_counted[c] + owed[c] + filled[c] - tax[c] + shared[c]
@@ -199,7 +201,8 @@ def _tally(
         margin=margin,
         winner=winner,
         tie_break=r.tie_break,
-        black_zi=(position.board.size + margin) / 2 if r.scoring == "area" else None,
+        black_zi=black_points if r.scoring == "area" else None,
+        black_zi_after_komi=(position.board.size + margin) / 2 if r.scoring == "area" else None,
         area_margin=area_margin,
         territory_margin=territory_margin,
         dame_policy=r.dame_policy,

@@ -15,7 +15,7 @@ from rulelab.errors import GameError, InputError, RulesError
 from rulelab.pipeline import score as score_run
 from rulelab.pipeline.ingest import ingest
 from rulelab.pipeline.score import read_scores, score
-from rulelab.pipeline.validate import validate
+from rulelab.pipeline.validate import IMPOSSIBLE_PARITY, validate
 from rulelab.rules import PRESETS, played_out
 from rulelab.store.tables import read_provenance
 
@@ -47,7 +47,7 @@ def test_every_game_is_scored_under_every_preset_and_its_own_rules(collection, t
     walls_id = games.game_id[games.source_path.str.endswith("/walls.sgf")].item()
     walls = scores[scores.game_id == walls_id].set_index(["ruleset", "komi_source"])
     assert walls.loc[("chinese", "standard"), "margin"] == -12.5
-    assert walls.loc[("chinese", "standard"), "black_zi"] == 6.25
+    assert walls.loc[("chinese", "standard"), ["black_zi", "black_zi_after_komi"]].tolist() == [10, 6.25]
     assert walls.loc[("japanese", "standard"), "margin"] == -11.5
     assert walls.loc[("ing", "standard"), "margin"] == -13.0
     assert walls.loc[("chinese", "record"), "komi"] == 7.5
@@ -160,8 +160,9 @@ def test_an_ingest_of_other_contents_is_replaced_only_with_force(collection, tmp
 
 
 def test_validation_reproduces_recorded_counts(collection, tmp_path):
+    (collection / "no-game.sgf").write_text("not a game record")  # a row with no board size
     summary = validate([collection], tmp_path / "run", jobs=1)
-    assert summary.loc["all", "games"] == 2
+    assert summary.loc["all", "games"] == summary.loc["board=5x5", "games"] == 2
     assert summary.loc["all", "exact"] == 1.0
     assert len(pd.read_parquet(tmp_path / "run" / "validation.parquet")) == 0
 
@@ -175,6 +176,19 @@ def test_validation_reports_a_wrong_record_with_a_cause(tmp_path):
     wrong = pd.read_parquet(tmp_path / "run" / "validation.parquet").iloc[0]
     assert (wrong.recorded_margin, wrong.margin, wrong.difference) == (-10.5, -12.5, -2.0)
     assert wrong.likely_cause
+
+
+@pytest.mark.parametrize("recorded, impossible", [("W+5.5", False), ("W+6.5", True)])
+def test_area_parity_counts_the_open_dame_chinese_rules_halve(tmp_path, recorded, impossible):
+    """Five open dame (column c): Art. 9 gives each side half of each, yet 20 points are
+    owned, so only an even area margin (W+5.5 at komi 7.5, not W+6.5) is possible."""
+    board = "SZ[5]RU[Chinese]KM[7.5]AB[ba][bb][bc][bd][be]AW[da][db][dc][dd][de];B[];W[])"
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "dame.sgf").write_text(f"(;GM[1]FF[4]RE[{recorded}]" + board)
+    validate([folder], tmp_path / "run", jobs=1)
+    miss = pd.read_parquet(tmp_path / "run" / "validation.parquet").iloc[0]
+    assert (miss.likely_cause == IMPOSSIBLE_PARITY) == impossible
 
 
 def test_cli_score_then_sql(collection, tmp_path, capsys):

@@ -162,7 +162,7 @@ def test_seki_liberties_are_split_by_each_rulesets_convention():
     for name, expected in (("ing", (26, 9, 0)), ("nz", (25, 8, 2))):
         b = scores[name]
         assert (b.black_points, b.white_points, b.dame) == expected
-    assert scores["chinese"].black_zi == (35 + 17 - 7.5) / 2 == 22.25
+    assert (scores["chinese"].black_zi, scores["chinese"].black_zi_after_komi) == (26, 22.25)
 
 
 def test_ing_tie_with_one_seki_dame_goes_to_black():
@@ -171,10 +171,10 @@ def test_ing_tie_with_one_seki_dame_goes_to_black():
     assert (ing.margin, ing.winner) == (0, "B")
     # With one shared point nobody gets it.
     assert (ing.black_points, ing.white_points, ing.dame) == (28, 20, 1)
-    assert ing.black_zi == 24.5
+    assert (ing.black_zi, ing.black_zi_after_komi) == (28, 24.5)
     chinese = score_position(position, life, "chinese")
     assert (chinese.black_points, chinese.white_points, chinese.dame) == (28.5, 20.5, 0)
-    assert (chinese.margin, chinese.black_zi) == (0.5, 24.75)  # 28.5 zi - 3.75 komi
+    assert (chinese.margin, chinese.black_zi, chinese.black_zi_after_komi) == (0.5, 28.5, 24.75)
     # With the same count, komi 8 and a draw on ties would give no winner.
     assert score_position(position, life, get_ruleset("ing", tie_break="draw")).winner == "draw"
 
@@ -324,6 +324,38 @@ def test_open_dame_between_solid_walls_owe_nothing():
 # --------------------------------------------------------------------------- dame, last mover, komi
 
 
+def test_chinese_gives_each_side_half_of_an_open_dame_as_art_9_says():
+    position, life = DIAGRAMS["one_open_dame_19x19"]
+    scores = {b.ruleset: b for b in score_all(position, life, ["chinese", "chinese-1988", "nz"])}
+    chinese, old, nz = scores["chinese"], scores["chinese-1988"], scores["nz"]
+    assert (chinese.black_points, chinese.white_points, chinese.dame) == (184.5, 176.5, 0)
+    assert (chinese.black_shared, chinese.white_shared, chinese.open_dame) == (0.5, 0.5, 1)
+    # Raw zi against the texts' thresholds: 184¼ with 3¾ zi komi, 183¼ with 2¾.
+    assert chinese.black_zi == old.black_zi == 184.5
+    assert (chinese.margin, chinese.black_zi_after_komi) == (0.5, 184.5 - 3.75)
+    assert (old.margin, old.black_zi_after_komi) == (2.5, 184.5 - 2.75)
+    # The margin is the one a count leaving the dame to nobody gives.
+    assert (nz.black_points, nz.white_points, nz.dame) == (184, 176, 1)
+    assert chinese.margin_before_komi == nz.margin_before_komi == 8
+
+
+@pytest.mark.parametrize("to_move", [BLACK, WHITE])
+def test_chinese_halves_only_the_dame_left_after_alternate_filling(to_move):
+    base, life = DIAGRAMS["open_dame"]
+    position = Position.from_diagram(board_to_diagram(base.board), to_move=to_move)
+    art_9 = score_position(position, life, "chinese")
+    assert (art_9.black_shared, art_9.white_shared, art_9.dame) == (2.5, 2.5, 0)
+    alternate = score_position(position, life, get_ruleset("chinese", dame_policy="alternate"))
+    assert (alternate.black_shared, alternate.white_shared, alternate.dame) == (0, 0, 0)
+
+
+def test_chinese_zi_after_komi_gives_back_the_handicap_compensation():
+    position, life = DIAGRAMS["handicap_two_stones"]
+    chinese = score_position(position, life, "chinese")
+    assert chinese.handicap_bonus == 2
+    assert chinese.black_zi_after_komi == chinese.black_zi - (7.5 + 2) / 2
+
+
 @pytest.mark.parametrize("to_move, expected", [(BLACK, 1), (WHITE, -1)])
 def test_alternate_dame_policy_starts_with_the_player_to_move(to_move, expected):
     base, life = DIAGRAMS["open_dame"]
@@ -332,7 +364,7 @@ def test_alternate_dame_policy_starts_with_the_player_to_move(to_move, expected)
     assert alternate.margin_before_komi == expected
     assert (alternate.black_dame_filled + alternate.white_dame_filled, alternate.dame) == (5, 0)
     assert alternate.dame_policy == "alternate"
-    none = score_position(position, life, "chinese")
+    none = score_position(position, life, "nz")
     assert (none.margin_before_komi, none.dame, none.open_dame) == (0, 5, 5)
     # Territory scoring never counts dame, whatever the policy.
     assert score_position(position, life, get_ruleset("japanese", dame_policy="alternate")).margin_before_komi == 0
@@ -411,7 +443,7 @@ REQUIRED_COLUMNS = {
     "white_seki_points", "black_owed", "white_owed", "black_group_tax", "white_group_tax",
     "pass_stones_black", "pass_stones_white", "handicap_bonus", "dame", "dead_black",
     "dead_white", "black_points", "white_points", "margin_before_komi", "margin", "winner",
-    "black_zi", "area_margin", "territory_margin", "dame_policy", "life_method",
+    "black_zi", "black_zi_after_komi", "area_margin", "territory_margin", "dame_policy", "life_method",
     "life_confidence", "finished",
 }
 
