@@ -6,7 +6,8 @@ is read, says so, and then names the kernel under way every few seconds (one alo
 takes up to 40 s). The bar then counts the input's bytes, as stored, against the
 total known from a listing of the inputs before any file is opened, so it has an end
 and an ETA from the start; beside it, the games read so far, those of parts reused
-from an interrupted or earlier run included.
+from an interrupted or earlier run included. It is redrawn every second, so its clock
+moves while a unit is under way.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Iterable, Iterator, TypeVar
+from typing import Callable, Iterable, Iterator, TypeVar
 
 from rulelab.kernel_cache import kernels_ready
 from rulelab.read.sources import ReadStats, input_size
@@ -25,6 +26,8 @@ T = TypeVar("T")
 COMPILING = "rulelab: compiling kernels, first run only (a minute or two) ..."
 HEARTBEAT = 5.0
 """Seconds between the lines that say which kernel is being compiled."""
+REFRESH = 1.0
+"""Seconds between redraws of the bar (its clock and ETA) while no unit finishes."""
 
 
 def compile_kernels() -> None:
@@ -57,23 +60,37 @@ def _compiling_shown() -> Iterator[None]:
             compiling.pop()
             done += not compiling
 
-    stop = threading.Event()
     began = time.monotonic()
 
-    def beat() -> None:
-        while not stop.wait(HEARTBEAT):
-            now = f", now {compiling[0]}" if compiling else ""
-            print(f"rulelab: compiling kernels: {done} done{now} ({time.monotonic() - began:.0f} s)",
-                  file=sys.stderr, flush=True)
+    def say() -> None:
+        now = f", now {compiling[0]}" if compiling else ""
+        print(f"rulelab: compiling kernels: {done} done{now} ({time.monotonic() - began:.0f} s)",
+              file=sys.stderr, flush=True)
 
-    beating = threading.Thread(target=beat, name="compiling-shown", daemon=True)
-    beating.start()
+    beating = Ticker(HEARTBEAT, say)
     try:
         with event.install_listener("numba:compile", Watch()):
             yield
     finally:
-        stop.set()
-        beating.join()
+        beating.stop()
+
+
+class Ticker:
+    """Calls ``action`` every ``seconds`` from a thread of its own until :meth:`stop`."""
+
+    def __init__(self, seconds: float, action: Callable[[], object]):
+        self._stopped = threading.Event()
+
+        def tick() -> None:
+            while not self._stopped.wait(seconds):
+                action()
+
+        self._thread = threading.Thread(target=tick, name="rulelab-ticker", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join()
 
 
 def counted(items: Iterable[T], total: int, what: str, enabled: bool) -> Iterator[T]:
@@ -100,6 +117,8 @@ class RunProgress:
         shown = enabled and sys.stderr.isatty()
         self.bar = tqdm(total=input_size(paths) if shown else None, unit="B", unit_scale=True,
                         unit_divisor=1024, desc="reading", disable=not shown, file=sys.stderr)
+        # A unit takes seconds and a small collection is one unit: the clock ticks meanwhile.
+        self._ticking = Ticker(REFRESH, self.bar.refresh) if shown else None
 
     def done(self, rows: dict[str, int]) -> None:
         self.games += rows.get("games", 0)
@@ -107,5 +126,7 @@ class RunProgress:
         self.bar.update(max(self.stats.bytes_read - self.bar.n, 0))
 
     def close(self) -> None:
+        if self._ticking is not None:
+            self._ticking.stop()
         self.bar.update(max(self.stats.bytes_read - self.bar.n, 0))
         self.bar.close()

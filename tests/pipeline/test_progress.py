@@ -134,6 +134,18 @@ def test_the_bar_has_a_total_only_on_a_terminal(tmp_path, monkeypatch, shown):
     bar.close()
 
 
+def test_the_bar_is_redrawn_while_no_unit_finishes(tmp_path, monkeypatch, capsys):
+    import time
+
+    (tmp_path / "a.sgf").write_bytes(GAME)
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    monkeypatch.setattr(progress, "REFRESH", 0.05)
+    bar = progress.RunProgress([str(tmp_path)], enabled=True, stats=ReadStats())
+    time.sleep(0.5)
+    bar.close()
+    assert capsys.readouterr().err.count("reading:") >= 6  # 3 without the redraws
+
+
 def test_two_checkouts_of_the_same_code_have_their_own_cache(tmp_path, monkeypatch):
     for name in ("one", "two"):
         (tmp_path / name).mkdir()
