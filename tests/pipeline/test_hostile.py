@@ -455,6 +455,7 @@ def test_a_disk_that_refuses_to_write_stops_the_run_with_one_line(code, tmp_path
     (["--out", "{tmp}/bad\udcff"], "not valid UTF-8"),
     (["--jobs", "0"], "positive number of workers"),
     (["--jobs", "-3"], "positive number of workers"),
+    (["--jobs", "1000"], "per core of this machine"),
 ])
 def test_unusable_run_options_stop_with_one_line(argv, message, tmp_path, capsys):
     games = write_games(tmp_path / "in", 1)
