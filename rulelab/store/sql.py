@@ -17,6 +17,7 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rulelab.errors import InputError
@@ -98,7 +99,7 @@ _NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensi
 _READING = frozenset({duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN})
 
 
-def query(run_dir: str | Path, sql: str, *, allow_files: bool = False) -> pd.DataFrame:
+def query(run_dir: str | Path, sql: str, *, allow_files: bool = False, max_rows: int | None = None) -> pd.DataFrame:
     """Run one SQL statement over a run folder's views (``games``, ``scores``, ``life``).
 
     Parameters
@@ -109,6 +110,9 @@ def query(run_dir: str | Path, sql: str, *, allow_files: bool = False) -> pd.Dat
         One DuckDB ``SELECT`` (or ``EXPLAIN``) statement.
     allow_files : bool
         Allow any statement, and files beyond the run's tables (see :func:`connect`).
+    max_rows : int, optional
+        Keep at most this many rows of the result, read batch by batch so the rest is
+        never held; ``attrs["truncated"]`` then says whether rows were left out.
 
     Returns
     -------
@@ -144,7 +148,24 @@ def query(run_dir: str | Path, sql: str, *, allow_files: bool = False) -> pd.Dat
                                  f"(got {len(statements)} statement(s): "
                                  f"{', '.join(s.type.name for s in statements)}); "
                                  "--allow-files lifts this")
-            return con.execute(sql).df()
+            result = con.sql(sql)
+            if result is None:  # a statement without rows (with allow_files)
+                return pd.DataFrame()
+            return result.df() if max_rows is None else _first_rows(result, max_rows)
         except duckdb.Error as error:
             first_line = str(error).strip().splitlines()[0]  # the rest points at the query
             raise InputError(f"DuckDB could not run the query: {first_line}") from error
+
+
+def _first_rows(result: duckdb.DuckDBPyRelation, max_rows: int) -> pd.DataFrame:
+    """At most ``max_rows`` rows of ``result``; the reading stops one row past them."""
+    reader = result.to_arrow_reader(min(max_rows + 1, 1 << 16))
+    batches, count = [], 0
+    for batch in reader:
+        batches.append(batch)
+        count += batch.num_rows
+        if count > max_rows:
+            break
+    frame = pa.Table.from_batches(batches, schema=reader.schema).slice(0, max_rows).to_pandas()
+    frame.attrs["truncated"] = count > max_rows
+    return frame
