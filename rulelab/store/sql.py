@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 
 from rulelab.errors import InputError
 from rulelab.store.layout import OPTIONAL_TABLES, RUN_TABLES
-from rulelab.store.manifest import damaged_tables, read_manifest
+from rulelab.store.manifest import refuse_damaged_tables
 
 
 def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBPyConnection:
@@ -70,11 +70,7 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
     if missing:
         raise InputError(f"The run folder {str(run_dir)!r} lacks {', '.join(missing)}.")
     paths.update({name: folder / file for name, file in OPTIONAL_TABLES.items() if (folder / file).is_file()})
-    damaged = damaged_tables(folder, read_manifest(folder))
-    if damaged:
-        raise InputError(f"{folder / damaged[0]} does not match the checksum its manifest.json records "
-                         "(it was damaged after it was written); run the command that made it again "
-                         "to rebuild it from the parts.")
+    refuse_damaged_tables(folder)
     con = duckdb.connect(database=":memory:", config={} if allow_files else _NO_EXTENSIONS)
     tables = [_literal_glob(str(path.resolve())) for path in paths.values()]
     if not allow_files:

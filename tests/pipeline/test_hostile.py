@@ -628,13 +628,18 @@ def test_a_damaged_run_folder_is_rebuilt_from_its_parts_saying_so(case, force, t
         assert (tmp_path / "run" / table).read_bytes() == (tmp_path / "clean" / table).read_bytes()
 
 
-def test_sql_refuses_a_table_that_no_longer_matches_its_checksum(tmp_path, capsys):
+def test_sql_and_the_report_refuse_a_table_that_no_longer_matches_its_checksum(tmp_path, capsys):
+    from rulelab.analysis.report import build_report
+
     games = write_games(tmp_path / "in", 3)
     assert cli.main(["score", str(games), "--jobs", "1", "--rules", "chinese", "--out", str(tmp_path / "run")]) == 0
     capsys.readouterr()
     flip_a_byte(tmp_path / "run" / "games.parquet")
+    (tmp_path / "run" / "scores.parquet").write_bytes(b"")
     err = one_error_line(capsys, ["sql", str(tmp_path / "run"), "SELECT count(*) FROM games"])
     assert "games.parquet does not match the checksum" in err
+    with pytest.raises(InputError, match="games.parquet does not match the checksum"):
+        build_report(tmp_path / "run", tmp_path / "report")
 
 
 def symlink_loop(folder: Path) -> Path:
