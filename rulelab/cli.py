@@ -266,7 +266,10 @@ def _validate(args) -> int:
 def _sql(args) -> int:
     from rulelab.store.sql import query
 
-    frame = _printable(query(args.dir, args.query, allow_files=args.allow_files))
+    frame = _printable(query(args.dir, args.query, allow_files=args.allow_files, max_rows=SQL_MAX_ROWS))
+    if frame.attrs.get("truncated"):
+        print(f"rulelab: the first {SQL_MAX_ROWS:,} rows of the result; narrow the query, or use "
+              "rulelab.connect() in Python for all of it", file=sys.stderr)
     if args.format == "csv":
         frame.to_csv(sys.stdout, index=False)
     elif args.format == "json":
@@ -274,6 +277,10 @@ def _sql(args) -> int:
     else:
         print(frame.to_string(index=False))
     return 0
+
+
+SQL_MAX_ROWS = 1_000_000
+"""Rows ``rulelab sql`` prints at most: it holds what it prints."""
 
 
 def _printable(frame):

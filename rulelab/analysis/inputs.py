@@ -6,7 +6,6 @@ The analyses read only the tables the pipeline writes (``games``, ``scores``, ``
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ import pandas as pd
 from rulelab.errors import InputError
 from rulelab.store.layout import MANIFEST_FILE, OPTIONAL_TABLES, RUN_TABLES
 from rulelab.store.life import LIFE_SCHEMA
+from rulelab.store.manifest import file_sha256, refuse_damaged_tables
 from rulelab.store.positions import COUNTED_KINDS
 from rulelab.store.tables import read_provenance
 
@@ -149,6 +149,7 @@ def read_run(run_dir: str | Path) -> Run:
         If the folder or a table is missing, or the manifest is not JSON.
     """
     folder = check_run(run_dir)
+    refuse_damaged_tables(folder)
     frames = {"life": LIFE_SCHEMA.empty_table().to_pandas()}
     metadata, hashes = {}, {}
     present = {name: file for name, file in OPTIONAL_TABLES.items() if (folder / file).is_file()}
@@ -159,7 +160,7 @@ def read_run(run_dir: str | Path) -> Run:
             metadata[file] = read_provenance(path)
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             raise InputError(f"{path} carries provenance that is not JSON: {error}") from error
-        hashes[file] = _sha256(path)
+        hashes[file] = file_sha256(path)
     manifest_path = folder / MANIFEST_FILE
     manifest = {}
     if manifest_path.is_file():
@@ -179,11 +180,3 @@ def stable(manifest: dict) -> dict:
     """The manifest less its run-dependent entries, so that reports of one input are identical."""
     return {key: stable(value) if isinstance(value, dict) else value
             for key, value in manifest.items() if key not in RUN_DEPENDENT_KEYS}
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()

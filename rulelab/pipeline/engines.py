@@ -89,6 +89,10 @@ class DaskEngine:
                 "workers": self.workers()}
 
 
+JOBS_PER_CORE = 4
+"""Local workers allowed per core: more only share the cores, each holding ~250 MB."""
+
+
 @contextmanager
 def open_engine(engine: str = "local", *, jobs: int | None = None,
                 scheduler: str | None = None) -> Iterator[LocalEngine | DaskEngine]:
@@ -110,13 +114,17 @@ def open_engine(engine: str = "local", *, jobs: int | None = None,
     Raises
     ------
     RulelabError
-        For an unknown engine, ``jobs`` below 1, a scheduler given to the local engine,
+        For an unknown engine, ``jobs`` below 1 or above 4 per core, a scheduler given to the local engine,
         a missing ``distributed`` package, or a scheduler that cannot be reached.
     """
     if engine not in ENGINES:
         raise RulelabError(f"The 'engine' parameter must be one of {ENGINES}; got {engine!r}")
     if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1):
         raise RulelabError(f"The 'jobs' parameter must be a positive number of workers; got {jobs!r}")
+    most = JOBS_PER_CORE * default_jobs()
+    if jobs is not None and scheduler is None and jobs > most:
+        raise RulelabError(f"The 'jobs' parameter must be at most {most} ({JOBS_PER_CORE} per core of this "
+                           f"machine; each worker holds its own copy of the pipeline); got {jobs}")
     if engine == "local":
         if scheduler is not None:
             raise RulelabError("a scheduler address needs engine='dask'")

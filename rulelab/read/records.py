@@ -104,7 +104,7 @@ def game_row(text: GameText, decoded: Decoded, base: dict, warnings: str | None,
         row["moves_hash"] = content_hash(game, events)
         row["game_id"] = record_id(row)
         row.update(replayed(game, events, row, superko))
-        for problem in unfit_values(row):
+        for problem in (*unread_values(row), *unfit_values(row)):
             add_warning(row, problem)
         if (events[:, 0] == SETUP_ADD).any():  # moves alone never leave a stone without liberties
             check_liberties(row)
@@ -125,6 +125,18 @@ def add_warning(row: dict, warning: str | None) -> None:
 
 
 _INT_RANGES = {f.name: np.iinfo(f.type.to_pandas_dtype()) for f in GAMES_SCHEMA if pa.types.is_integer(f.type)}
+
+
+def unread_values(row: dict) -> Iterator[str]:
+    """Say which written ``HA`` or ``KM`` was not read: the handicap is then null (the
+    board's stones still place it for the replay), as the komi already is."""
+    problem = metadata.handicap_warning(row["handicap_raw"])
+    if problem:
+        row["handicap"] = None
+        yield problem
+    problem = metadata.komi_warning(row["komi_raw"])
+    if problem:
+        yield problem
 
 
 def unfit_values(row: dict) -> Iterator[str]:

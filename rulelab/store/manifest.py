@@ -14,6 +14,7 @@ import json
 import os
 from pathlib import Path
 
+from rulelab.errors import InputError
 from rulelab.store.layout import MANIFEST_FILE
 
 CHECKSUMS = "checksums"
@@ -62,3 +63,18 @@ def damaged_tables(folder: str | os.PathLike, manifest: dict | None) -> list[str
         if not same:
             damaged.append(name)
     return damaged
+
+
+def refuse_damaged_tables(folder: str | os.PathLike) -> None:
+    """Refuse to read a run folder whose tables no longer match their checksums.
+
+    Raises
+    ------
+    InputError
+        Naming the first damaged table and how to rebuild it.
+    """
+    damaged = damaged_tables(folder, read_manifest(folder))
+    if damaged:
+        raise InputError(f"{Path(folder) / damaged[0]} does not match the checksum its manifest.json records "
+                         "(it was damaged after it was written); run the command that made it again "
+                         "to rebuild it from the parts.")

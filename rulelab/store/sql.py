@@ -17,11 +17,12 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rulelab.errors import InputError
 from rulelab.store.layout import OPTIONAL_TABLES, RUN_TABLES
-from rulelab.store.manifest import damaged_tables, read_manifest
+from rulelab.store.manifest import refuse_damaged_tables
 
 
 def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBPyConnection:
@@ -69,11 +70,7 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
     if missing:
         raise InputError(f"The run folder {str(run_dir)!r} lacks {', '.join(missing)}.")
     paths.update({name: folder / file for name, file in OPTIONAL_TABLES.items() if (folder / file).is_file()})
-    damaged = damaged_tables(folder, read_manifest(folder))
-    if damaged:
-        raise InputError(f"{folder / damaged[0]} does not match the checksum its manifest.json records "
-                         "(it was damaged after it was written); run the command that made it again "
-                         "to rebuild it from the parts.")
+    refuse_damaged_tables(folder)
     con = duckdb.connect(database=":memory:", config={} if allow_files else _NO_EXTENSIONS)
     tables = [_literal_glob(str(path.resolve())) for path in paths.values()]
     if not allow_files:
@@ -98,7 +95,7 @@ _NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensi
 _READING = frozenset({duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN})
 
 
-def query(run_dir: str | Path, sql: str, *, allow_files: bool = False) -> pd.DataFrame:
+def query(run_dir: str | Path, sql: str, *, allow_files: bool = False, max_rows: int | None = None) -> pd.DataFrame:
     """Run one SQL statement over a run folder's views (``games``, ``scores``, ``life``).
 
     Parameters
@@ -109,6 +106,9 @@ def query(run_dir: str | Path, sql: str, *, allow_files: bool = False) -> pd.Dat
         One DuckDB ``SELECT`` (or ``EXPLAIN``) statement.
     allow_files : bool
         Allow any statement, and files beyond the run's tables (see :func:`connect`).
+    max_rows : int, optional
+        Keep at most this many rows of the result, read batch by batch so the rest is
+        never held; ``attrs["truncated"]`` then says whether rows were left out.
 
     Returns
     -------
@@ -144,7 +144,24 @@ def query(run_dir: str | Path, sql: str, *, allow_files: bool = False) -> pd.Dat
                                  f"(got {len(statements)} statement(s): "
                                  f"{', '.join(s.type.name for s in statements)}); "
                                  "--allow-files lifts this")
-            return con.execute(sql).df()
+            result = con.sql(sql)
+            if result is None:  # a statement without rows (with allow_files)
+                return pd.DataFrame()
+            return result.df() if max_rows is None else _first_rows(result, max_rows)
         except duckdb.Error as error:
             first_line = str(error).strip().splitlines()[0]  # the rest points at the query
             raise InputError(f"DuckDB could not run the query: {first_line}") from error
+
+
+def _first_rows(result: duckdb.DuckDBPyRelation, max_rows: int) -> pd.DataFrame:
+    """At most ``max_rows`` rows of ``result``; the reading stops one row past them."""
+    reader = result.to_arrow_reader(min(max_rows + 1, 1 << 16))
+    batches, count = [], 0
+    for batch in reader:
+        batches.append(batch)
+        count += batch.num_rows
+        if count > max_rows:
+            break
+    frame = pa.Table.from_batches(batches, schema=reader.schema).slice(0, max_rows).to_pandas()
+    frame.attrs["truncated"] = count > max_rows
+    return frame

@@ -58,16 +58,26 @@ def tar_bytes(members: dict[str, bytes], mode: str = "w") -> bytes:
     return buffer.getvalue()
 
 
-def utf8_flag_on_shift_jis_name() -> bytes:
-    """A zip whose UTF-8 name flag is set on a Shift-JIS name (old Windows tools)."""
-    data = zip_bytes({"g.sgf": GOOD})
+def utf8_flag_on_shift_jis_name(before: dict[str, bytes] = {}, after: dict[str, bytes] = {}) -> bytes:
+    """A zip whose UTF-8 name flag is set on a Shift-JIS name (old Windows tools), between
+    the members ``before`` and ``after``."""
+    data = zip_bytes({**before, "g.sgf": GOOD, **after})
     for signature, flag_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
-        start = data.find(signature)
+        name = data.find(b"g.sgf", data.find(signature))
+        start = data.rfind(signature, 0, name)
         flags = int.from_bytes(data[start + flag_at: start + flag_at + 2], "little") | 0x800
         data[start + flag_at: start + flag_at + 2] = flags.to_bytes(2, "little")
-        name = data.find(b"g.sgf", start)
         data[name: name + 5] = "棋譜.sgf".encode("shift_jis")[:5]
     return bytes(data)
+
+
+def test_a_zip_whose_directory_zipfile_refuses_gives_its_good_games(tmp_path):
+    path = tmp_path / "sjis.zip"
+    path.write_bytes(utf8_flag_on_shift_jis_name({"a.sgf": GOOD}, {"z.sgf": GOOD}))
+    items = list(iter_files([path]))
+    assert "central directory unreadable" in str(items[0].error)
+    assert [item.member for item in items[1:]] == ["a.sgf", "z.sgf"]
+    assert all(isinstance(item, RawFile) and item.data == GOOD for item in items[1:])
 
 
 def zip_version_7() -> bytes:
@@ -148,8 +158,22 @@ HOSTILE = {
                           {"status": "ok", "year": None, "warnings": "DT year '昭和99999年' is outside"}),
     "year past the column": ("bad.sgf", record("DT[99999-01-01]"),
                              {"status": "ok", "year": None, "warnings": "DT year '99999' is outside"}),
-    "5,000-digit handicap": ("bad.sgf", record("HA[" + "9" * 5000 + "]"), {"status": "ok", "handicap": 0}),
+    "5,000-digit handicap": ("bad.sgf", record("HA[" + "9" * 5000 + "]"),
+                             {"status": "ok", "handicap": None, "warnings": "not a number of handicap stones"}),
+    "handicap of 999999999999": ("bad.sgf", record("HA[999999999999]"),
+                                 {"handicap": None, "warnings": "HA '999999999999' is not a number"}),
+    "handicap of -1": ("bad.sgf", record("HA[-1]"), {"handicap": None, "warnings": "HA '-1' is not a number"}),
+    "komi nan": ("bad.sgf", record("KM[nan]"), {"komi": None, "warnings": "KM 'nan' is not a komi"}),
+    "komi 1e308": ("bad.sgf", record("KM[1e308]"), {"komi": None, "warnings": "KM '1e308' is not a komi"}),
+    "margin with a huge fraction": ("bad.sgf", record("RE[B+1 99999999999999999999/3]"),
+                                    {"result_winner": "B", "result_margin": None, "warnings": "'1 9999"}),
+    "5,000-digit board size": ("bad.sgf", b"(;GM[1]SZ[" + b"9" * 5000 + b"];B[ee])",
+                               {"status": "game_error", "error": "is not a board size"}),
     "UTF-8 flag on Shift-JIS names": ("bad.zip", utf8_flag_on_shift_jis_name(), {"error": "archive damaged"}),
+    "zip of no game file": ("bad.zip", bytes(zip_bytes({"README.txt": b"hi"})),
+                            {"status": "skipped", "error": "no game file in this archive"}),
+    "tar of no game file": ("bad.tar", tar_bytes({"README.txt": b"hi"}),
+                            {"status": "skipped", "error": "no game file in this archive"}),
     "zip version 7.0": ("bad.zip", zip_version_7(), {"error": "zip file version 7.0"}),
     "unclosed openings": ("bad.sgf", b"(;GM[\n" * 100_000, {"error": "splitting stopped"}),
     "setup bomb": ("bad.zip", bytes(zip_bytes({"b.sgf": b"(;SZ[19]" + b"AB[aa:ss]AE[aa:ss]" * 40_000 + b")"})),
@@ -458,6 +482,7 @@ def test_a_disk_that_refuses_to_write_stops_the_run_with_one_line(code, tmp_path
     (["--out", "{tmp}/bad\udcff"], "not valid UTF-8"),
     (["--jobs", "0"], "positive number of workers"),
     (["--jobs", "-3"], "positive number of workers"),
+    (["--jobs", "1000"], "per core of this machine"),
 ])
 def test_unusable_run_options_stop_with_one_line(argv, message, tmp_path, capsys):
     games = write_games(tmp_path / "in", 1)
@@ -606,13 +631,18 @@ def test_a_damaged_run_folder_is_rebuilt_from_its_parts_saying_so(case, force, t
         assert (tmp_path / "run" / table).read_bytes() == (tmp_path / "clean" / table).read_bytes()
 
 
-def test_sql_refuses_a_table_that_no_longer_matches_its_checksum(tmp_path, capsys):
+def test_sql_and_the_report_refuse_a_table_that_no_longer_matches_its_checksum(tmp_path, capsys):
+    from rulelab.analysis.report import build_report
+
     games = write_games(tmp_path / "in", 3)
     assert cli.main(["score", str(games), "--jobs", "1", "--rules", "chinese", "--out", str(tmp_path / "run")]) == 0
     capsys.readouterr()
     flip_a_byte(tmp_path / "run" / "games.parquet")
+    (tmp_path / "run" / "scores.parquet").write_bytes(b"")
     err = one_error_line(capsys, ["sql", str(tmp_path / "run"), "SELECT count(*) FROM games"])
     assert "games.parquet does not match the checksum" in err
+    with pytest.raises(InputError, match="games.parquet does not match the checksum"):
+        build_report(tmp_path / "run", tmp_path / "report")
 
 
 def symlink_loop(folder: Path) -> Path:

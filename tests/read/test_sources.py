@@ -290,11 +290,13 @@ def test_zip_bombs_are_capped_per_member_and_per_archive(tmp_path):
     assert "decompresses past the 15,000-byte limit after 3 members; the rest is not read" in str(items[-1].error)
 
 
-def test_a_damaged_zip_is_one_failure(tmp_path):
-    whole = make_zip(tmp_path / "whole.zip", [("a.sgf", game(1))]).read_bytes()
-    (tmp_path / "cut.zip").write_bytes(whole[: len(whole) // 2])
+def test_a_zip_cut_short_keeps_its_whole_members_read_from_their_local_headers(tmp_path):
+    whole = make_zip(tmp_path / "whole.zip", [("a.sgf", game(1)), ("b.sgf", game(2))]).read_bytes()
+    (tmp_path / "cut.zip").write_bytes(whole[: whole.find(b"PK\x01\x02") - 5])  # inside b.sgf's data
     items, _ = read([tmp_path / "cut.zip"])
-    assert len(items) == 1 and "archive damaged, no member read" in str(items[0].error)
+    assert "archive damaged, its central directory unreadable" in str(items[0].error)
+    assert isinstance(items[1], RawFile) and items[1].data == game(1)
+    assert items[2].member == "b.sgf" and "damaged member" in str(items[2].error) and len(items) == 3
 
 
 def test_a_zip_member_with_a_bad_checksum_is_reported_and_the_rest_read(tmp_path):

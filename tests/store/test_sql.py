@@ -123,3 +123,19 @@ def test_a_run_folder_named_with_glob_characters_reads_its_own_tables_only(name,
     answer = query(tmp_path / name, "SELECT game_id FROM games UNION ALL SELECT game_id FROM scores",
                    allow_files=allow_files)
     assert answer.game_id.tolist() == [name, name]
+
+
+def test_a_result_is_read_no_further_than_the_rows_kept(run):
+    """30 million rows cost 3.3 GB when the whole result was held."""
+    frame = query(run, "SELECT range AS n FROM range(30000000)", max_rows=5)
+    assert frame.n.tolist() == [0, 1, 2, 3, 4] and frame.attrs["truncated"]
+    assert not query(run, "SELECT range AS n FROM range(5)", max_rows=5).attrs["truncated"]
+
+
+def test_the_command_prints_at_most_its_cap_and_says_so(run, capsys, monkeypatch):
+    from rulelab import cli
+
+    monkeypatch.setattr(cli, "SQL_MAX_ROWS", 3)
+    assert cli.main(["sql", str(run), "SELECT range AS n FROM range(10)", "--format", "csv"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "n\n0\n1\n2\n" and "the first 3 rows" in err

@@ -11,8 +11,8 @@ Debian's ``goban-original-games``.
 
 from rulelab.read.metadata._text import parse_int
 from rulelab.read.metadata.dates import parse_year, year_warning
-from rulelab.read.metadata.handicap import Handicap, infer_handicap
-from rulelab.read.metadata.komi import parse_komi
+from rulelab.read.metadata.handicap import Handicap, handicap_warning, infer_handicap
+from rulelab.read.metadata.komi import komi_warning, parse_komi
 from rulelab.read.metadata.ranks import parse_rank
 from rulelab.read.metadata.result import Result, parse_result
 from rulelab.read.metadata.rule_names import parse_rules
@@ -22,7 +22,9 @@ __all__ = [
     "Handicap",
     "Result",
     "detect_source",
+    "handicap_warning",
     "infer_handicap",
+    "komi_warning",
     "margin_in_zi",
     "parse_int",
     "parse_komi",

@@ -8,6 +8,7 @@ White moving first.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -104,3 +105,22 @@ def infer_handicap(ha_raw: str | None, setup_black: int, setup_white: int,
     if shown is None or shown == declared:
         return Handicap(declared, False, "HA")
     return Handicap(shown, True, how) if shown else Handicap(declared, True, "HA")
+
+
+_WHOLE_NUMBER = re.compile(r"\s*[+-]?\d+\s*")
+
+
+def handicap_warning(ha_raw: str | None) -> str | None:
+    """Why an ``HA`` written as a whole number is not read (negative, or more digits than
+    any handicap: ``HA[-1]``, ``HA[999999999999]``), or None.
+
+    >>> handicap_warning("-1"), handicap_warning("3"), handicap_warning("7.5")
+    ("HA '-1' is not a number of handicap stones; stored as null", None, None)
+    """
+    check_text("handicap_warning", "ha_raw", ha_raw)
+    if ha_raw is None or not _WHOLE_NUMBER.fullmatch(ha_raw):
+        return None
+    value = parse_int(ha_raw)
+    if value is not None and value >= 0:
+        return None
+    return f"HA {ha_raw.strip()[:40]!r} is not a number of handicap stones; stored as null"

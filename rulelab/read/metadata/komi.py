@@ -92,3 +92,15 @@ def parse_komi(raw: str | None, *, source: str | None = None, handicap: int = 0)
     if reading is None or (source == "fox" and reading[0] == 0 and handicap == 0):
         return None
     return reading[0]
+
+
+def komi_warning(raw: str | None) -> str | None:
+    """Why a written ``KM`` is not read (``KM[nan]``, ``KM[1e308]``), or None.
+
+    >>> komi_warning("nan"), komi_warning("6.5"), komi_warning(None)
+    ("KM 'nan' is not a komi rulelab reads; stored as null", None, None)
+    """
+    check_text("komi_warning", "raw", raw)
+    if raw is None or not raw.strip() or read_komi(raw) is not None:
+        return None
+    return f"KM {raw[:40]!r} is not a komi rulelab reads; stored as null"

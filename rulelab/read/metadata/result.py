@@ -64,6 +64,8 @@ _MARGIN = re.compile(r"(\d{1,4}(?:[.,]\d{1,3})?)(?:\s*(子|目|집|点|點|zi|st
                      re.I)
 """A margin after ``B+``, strictly: digits with an optional fraction (``½`` and ``1/2`` are
 decimals by then) and an optional unit, not followed by more of a number (``1e5``, ``1_000``)."""
+_MORE_NUMBER = re.compile(r"\s*[\d/]")
+"""More of a number after the margin read: a fraction too long to be one (``1 99999999999999999999/3``)."""
 _KEY_JUNK = re.compile(r"\s+|[.!]+$")
 _BOTH_WINNERS = re.compile(r"b\s*\+.*w\s*\+|w\s*\+.*b\s*\+", re.S)
 _PLUS_FORM = re.compile(r"([bw])\s*\+\s*(.*)", re.I | re.S)
@@ -127,6 +129,8 @@ def _after_plus(winner: str, rest: str, zi: bool) -> Result:
     """``B+`` followed by a margin, a reason word, or nothing readable."""
     rest = rest.strip()
     number = _MARGIN.match(rest)
+    if number and _MORE_NUMBER.match(rest, number.end()):
+        return _unread_margin(winner, rest)
     if number:
         return _counted(winner, number.group(1), number.group(2), zi)
     if rest[:1].isdigit():

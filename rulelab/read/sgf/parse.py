@@ -39,7 +39,7 @@ _PREFIXES: dict[str, tuple[str, str | None]] = {}
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _LOWERCASE = str.maketrans("", "", "abcdefghijklmnopqrstuvwxyz")
 _NO_SPACE = str.maketrans("", "", " \t\n\r\f\v")
-_SIZE = re.compile(r"\s*([0-9]+)\s*(?::\s*([0-9]+)\s*)?")
+_SIZE = re.compile(r"\s*([0-9]{1,9})\s*(?::\s*([0-9]{1,9})\s*)?")
 _LINE_BREAK = re.compile(r"\r\n|\n\r|\r")
 _OTHER_SPACE = str.maketrans("\t\f\v", "   ")
 
@@ -255,7 +255,7 @@ def _board_size(root: dict[str, list[str]]) -> tuple[int, int]:
     value = root["SZ"][0]
     match = _SIZE.fullmatch(value)
     if match is None:
-        raise GameError(f"SZ[{value}] is not a board size")
+        raise GameError(f"SZ[{value[:40]}] is not a board size")
     cols = int(match.group(1))
     rows = int(match.group(2) or cols)
     if not (MIN_SIZE <= cols <= MAX_SIZE and MIN_SIZE <= rows <= MAX_SIZE):

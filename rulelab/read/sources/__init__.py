@@ -29,7 +29,10 @@ Decisions, so that a run over any collection is deterministic and safe:
   the start is refused before a run begins: :func:`check_inputs`). No exception raised while reading one input
   leaves :func:`iter_files`: it becomes that input's row.
 - A zip whose end record claims more entries or directory bytes than the caps is one
-  row, refused before ``zipfile`` loads its directory (which it holds whole).
+  row, refused before ``zipfile`` loads its directory (which it holds whole); one whose
+  directory ``zipfile`` cannot load is one row, and its members are read from their
+  local headers (:mod:`~rulelab.read.sources.zip_local`).
+- Every archive has a row: one holding no game file is one ``"skipped"`` row.
 - Tar archives are decompressed by format (gzip, xz, bzip2 or none, told by their
   first bytes, not their name); a stream that stops early is reported with the
   number of members read before the damage, and every member wholly before it is

@@ -214,14 +214,33 @@ def _read_file(path: str, limits: Limits, stats: ReadStats, explicit: bool):
         yield failure(path, None, f"cannot read file: {error.strerror or error}")
         return None
     with stream:
-        if kind == "zip":
-            return (yield from read_zip(path, stream, limits, stats))
-        if kind == "tar":
-            return (yield from read_tar(path, stream, limits, stats))
+        if kind:
+            return (yield from _read_archive(path, stream, kind, limits, stats))
         item = _read_plain_file(path, stream, limits)
     stats.bytes_read += len(item.data) if isinstance(item, RawFile) else 0
     yield item
     return (len(item.data), item.sha256) if isinstance(item, RawFile) else None
+
+
+def _read_archive(path: str, stream, kind: str, limits: Limits, stats: ReadStats):
+    """The items of an archive, or one row saying it holds no game file: every archive
+    is accounted for in the table. Returns its size and SHA-256."""
+    reader = (read_zip if kind == "zip" else read_tar)(path, stream, limits, stats)
+    empty = True
+    try:
+        while True:
+            item = next(reader)
+            empty = False
+            yield item
+    except StopIteration as end:
+        if empty:
+            stats.skipped[NO_GAMES] += 1
+            yield failure(path, None, "no game file in this archive (what it holds is counted by reason in "
+                                      "the manifest's inputs_skipped)", SkippedInput)
+        return end.value
+
+
+NO_GAMES = "archive without game files"
 
 
 def _read_plain_file(path: str, stream, limits: Limits) -> RawFile | FileFailure:

@@ -1,9 +1,12 @@
-"""Zip archives, read member by member from their central directory."""
+"""Zip archives, read member by member from their central directory (or, when it is
+damaged, from their local headers)."""
 
 from __future__ import annotations
 
 import stat
 import zipfile
+from functools import partial
+from typing import Iterator
 
 from rulelab.errors import raise_if_interrupted
 from rulelab.read.sources.items import (FileFailure, Limits, RawFile, ReadStats, failure, over_archive_limit, skip,
@@ -11,6 +14,7 @@ from rulelab.read.sources.items import (FileFailure, Limits, RawFile, ReadStats,
 from rulelab.read.sources.names import member_problem, skip_reason
 from rulelab.read.sources.streams import Hashing, read_capped
 from rulelab.read.sources.zip_directory import Directory, claimed_directory
+from rulelab.read.sources.zip_local import local_entries
 
 
 def read_zip(path: str, stream, limits: Limits, stats: ReadStats):
@@ -18,7 +22,8 @@ def read_zip(path: str, stream, limits: Limits, stats: ReadStats):
 
     A zip is read from its end, so it is hashed in one pass first, from the same open
     file; an archive whose end record claims a directory past the caps is refused before
-    zipfile loads that directory. Returns the archive's size and hash.
+    zipfile loads that directory, and one whose directory zipfile cannot load is one row,
+    its members then read from their local headers. Returns the archive's size and hash.
     """
     seen = Hashing(stream).seen()
     problem = _directory_problem(claimed_directory(stream), limits)
@@ -30,37 +35,49 @@ def read_zip(path: str, stream, limits: Limits, stats: ReadStats):
         archive = zipfile.ZipFile(stream)
     except Exception as error:  # damaged directories raise far more than BadZipFile
         raise_if_interrupted(error)
-        yield failure(path, None, f"archive damaged, no member read: {error}")
+        yield failure(path, None, f"archive damaged, its central directory unreadable ({error}); "
+                                  "members are read from their local headers")
+        yield from _members(path, local_entries(path, stream, stats), limits, stats)
         return seen
-    spent = 0
     with archive:
-        for done, info in enumerate(archive.infolist()):
-            stats.bytes_read += info.compress_size
-            if done == limits.max_members:
-                yield too_many_members(path, limits)
-                return seen
-            name = info.filename
-            if name.endswith("/"):
-                continue
-            problem = member_problem(name) or _zip_link_or_lock(info)
-            if problem:
-                yield failure(path, name, problem)
-                continue
-            reason = skip_reason(name)
-            if reason:
-                item = skip(path, name, reason, stats)
-                if item is not None:
-                    yield item
-                continue
-            if info.file_size > limits.max_file_bytes:
-                yield too_big(path, name, info.file_size, limits.max_file_bytes)
-                continue
-            spent += info.file_size
-            if spent > limits.max_archive_bytes:
-                yield over_archive_limit(path, name, limits, done)
-                return seen
-            yield _read_zip_member(path, archive, info)
+        yield from _members(path, _directory_entries(path, archive, stats), limits, stats)
     return seen
+
+
+def _members(path: str, entries: Iterator[tuple], limits: Limits, stats: ReadStats):
+    """The items of zip entries given as ``(name, size, problem, read)``, in order: rows
+    for unsafe, skipped and oversized members, ``read()`` for the game files."""
+    spent = 0
+    for done, (name, size, problem, read) in enumerate(entries):
+        if done == limits.max_members:
+            yield too_many_members(path, limits)
+            return
+        if name.endswith("/"):
+            continue
+        problem = member_problem(name) or problem
+        if problem:
+            yield failure(path, name, problem)
+            continue
+        reason = skip_reason(name)
+        if reason:
+            item = skip(path, name, reason, stats)
+            if item is not None:
+                yield item
+            continue
+        if size > limits.max_file_bytes:
+            yield too_big(path, name, size, limits.max_file_bytes)
+            continue
+        spent += size
+        if spent > limits.max_archive_bytes:
+            yield over_archive_limit(path, name, limits, done)
+            return
+        yield read()
+
+
+def _directory_entries(path: str, archive: zipfile.ZipFile, stats: ReadStats) -> Iterator[tuple]:
+    for info in archive.infolist():
+        stats.bytes_read += info.compress_size
+        yield info.filename, info.file_size, _zip_link_or_lock(info), partial(_read_zip_member, path, archive, info)
 
 
 def _directory_problem(directory: Directory | None, limits: Limits) -> str | None:
