@@ -8,8 +8,8 @@ that source lies (numba files a kernel's cache under its source file's path): a 
 to any of them starts a new folder, compiled once, and the same code finds its kernels
 however often it is run. An explicit ``NUMBA_CACHE_DIR`` is left as the user set it.
 
-Standard library only: :mod:`rulelab` calls :func:`use_kernel_cache` when imported,
-before any kernel module is.
+Standard library only (and :mod:`rulelab.source_walk`, which is too): :mod:`rulelab` calls
+:func:`use_kernel_cache` when imported, before any kernel module is.
 """
 
 from __future__ import annotations
@@ -20,38 +20,22 @@ import re
 import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent
+from rulelab.source_walk import PACKAGE, module_name, source_files
+
 READY = "ready"
 """File written in the cache folder once every kernel is compiled into it."""
-_IMPORT = re.compile(r"^\s*from\s+(rulelab|\.+)([\w.]*)\s+import", re.M)
 _KERNEL = re.compile(r"^@numba\.njit", re.M)
-
-
-def _imported_files(path: Path, text: str) -> set[Path]:
-    """The rulelab modules that ``path`` imports names from (absolute or relative)."""
-    found = set()
-    for root, name in _IMPORT.findall(text):
-        base = PACKAGE if root == "rulelab" else path.parents[len(root) - 1]
-        target = base.joinpath(*name.strip(".").split(".")) if name.strip(".") else base
-        for candidate in (target.with_suffix(".py"), target / "__init__.py"):
-            if candidate.is_file():
-                found.add(candidate)
-    return found
 
 
 def kernel_digest() -> str:
     """A digest of where the package lies, and of the source of every kernel module and
-    the rulelab modules they import."""
-    texts = {path: path.read_text() for path in PACKAGE.rglob("*.py")}
-    pending = [path for path, text in texts.items() if _KERNEL.search(text)]
-    seen: set[Path] = set()
-    while pending:
-        path = pending.pop()
-        if path not in seen:
-            seen.add(path)
-            pending.extend(_imported_files(path, texts.get(path) or path.read_text()))
+    the rulelab modules they import (:func:`rulelab.source_walk.source_files`)."""
+    files: dict[str, Path] = {}
+    for path in PACKAGE.rglob("*.py"):
+        if _KERNEL.search(path.read_text()):
+            files.update(source_files(module_name(path)))
     digest = hashlib.sha256(f"{PACKAGE}\0".encode())
-    for path in sorted(seen):
+    for path in sorted(files.values()):
         digest.update(f"{path.relative_to(PACKAGE)}\0".encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -34,6 +34,7 @@ def test_the_games_stage_key_covers_no_scorer_and_no_life_module():
 def stage_sources_copy(tmp_path, monkeypatch):
     """A copy of the modules both stages use, which the fingerprints then read."""
     import rulelab.pipeline.fingerprint as fingerprint
+    import rulelab.source_walk as source_walk
 
     package = tmp_path / "rulelab"
     for name, path in {**source_files("rulelab.pipeline.ingest"), **source_files("rulelab.pipeline.score")}.items():
@@ -42,7 +43,8 @@ def stage_sources_copy(tmp_path, monkeypatch):
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_bytes(path.read_bytes())
     monkeypatch.setattr(fingerprint, "PACKAGE", package)
-    monkeypatch.setattr(fingerprint, "_walks", {})
+    monkeypatch.setattr(source_walk, "PACKAGE", package)
+    monkeypatch.setattr(source_walk, "_walks", {})
     return package
 
 

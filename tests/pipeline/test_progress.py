@@ -15,16 +15,32 @@ from test_score_run import WALLS
 GAME = b"(;GM[1]FF[4]SZ[5]KM[6.5]RE[B+R];B[cc];W[bb])"
 
 
+def as_package(monkeypatch, folder):
+    """Make ``folder`` (named ``rulelab``) the package whose kernels the cache digests."""
+    import rulelab.source_walk as source_walk
+
+    for module in (kernel_cache, source_walk):
+        monkeypatch.setattr(module, "PACKAGE", folder)
+    monkeypatch.setattr(source_walk, "_walks", {})
+
+
 def test_the_kernel_cache_folder_changes_with_kernels_and_what_they_import(tmp_path, monkeypatch):
-    (tmp_path / "kernels.py").write_text("import numba\nfrom rulelab.shared import X\n\n@numba.njit\ndef f(): pass\n")
-    (tmp_path / "shared.py").write_text("X = 1\n")
-    (tmp_path / "other.py").write_text("Y = 1\n")
-    monkeypatch.setattr(kernel_cache, "PACKAGE", tmp_path)
+    package = tmp_path / "rulelab"
+    (package / "deep").mkdir(parents=True)
+    (package / "kernels.py").write_text("import numba\nfrom rulelab.shared import X\nimport rulelab.deep.more\n\n"
+                                        "@numba.njit\ndef f(): pass\n")
+    (package / "shared.py").write_text("X = 1\n")
+    (package / "deep" / "more.py").write_text("Z = 1\n")
+    (package / "other.py").write_text("Y = 1\n")
+    as_package(monkeypatch, package)
     first = kernel_cache.kernel_digest()
-    (tmp_path / "other.py").write_text("Y = 2\n")
+    (package / "other.py").write_text("Y = 2\n")
     assert kernel_cache.kernel_digest() == first
-    (tmp_path / "shared.py").write_text("X = 2\n")
-    assert kernel_cache.kernel_digest() != first
+    (package / "shared.py").write_text("X = 2\n")
+    second = kernel_cache.kernel_digest()
+    assert second != first
+    (package / "deep" / "more.py").write_text("Z = 2\n")  # named by 'import rulelab.x', which a regex missed
+    assert kernel_cache.kernel_digest() != second
 
 
 def test_numba_caches_rulelab_kernels_in_the_folder_named_by_their_code():
@@ -148,11 +164,11 @@ def test_the_bar_is_redrawn_while_no_unit_finishes(tmp_path, monkeypatch, capsys
 
 def test_two_checkouts_of_the_same_code_have_their_own_cache(tmp_path, monkeypatch):
     for name in ("one", "two"):
-        (tmp_path / name).mkdir()
-        (tmp_path / name / "kernels.py").write_text("import numba\n\n@numba.njit\ndef f(): pass\n")
-    monkeypatch.setattr(kernel_cache, "PACKAGE", tmp_path / "one")
+        (tmp_path / name / "rulelab").mkdir(parents=True)
+        (tmp_path / name / "rulelab" / "kernels.py").write_text("import numba\n\n@numba.njit\ndef f(): pass\n")
+    as_package(monkeypatch, tmp_path / "one" / "rulelab")
     first = kernel_cache.kernel_digest()
-    monkeypatch.setattr(kernel_cache, "PACKAGE", tmp_path / "two")
+    as_package(monkeypatch, tmp_path / "two" / "rulelab")
     assert kernel_cache.kernel_digest() != first
 
 
