@@ -243,6 +243,7 @@ def _validate(args) -> int:
     import pandas as pd
 
     from rulelab.pipeline.validate import VALIDATION_FILE, miss_class_counts, validate
+    from rulelab.store.manifest import read_manifest
 
     with tempfile.TemporaryDirectory(prefix="rulelab-validate-") as scratch:
         out = args.out or scratch
@@ -258,7 +259,7 @@ def _validate(args) -> int:
         print(miss_class_counts(pd.read_parquet(Path(out) / VALIDATION_FILE)).to_string())
         if args.out:
             print()
-            _summary(args, json.loads((Path(out) / "manifest.json").read_text()), started)
+            _summary(args, read_manifest(out) or {}, started)
             print(f"  {'disagreements':<8} {out}/validation.parquet")
     return 0
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pandas as pd
 
 from rulelab.errors import InputError
-from rulelab.store.layout import MANIFEST_FILE, OPTIONAL_TABLES, RUN_TABLES
+from rulelab.store.layout import OPTIONAL_TABLES, RUN_TABLES
 from rulelab.store.life import LIFE_SCHEMA
-from rulelab.store.manifest import file_sha256, refuse_damaged_tables
+from rulelab.store.manifest import file_sha256, read_manifest, refuse_damaged_tables
 from rulelab.store.positions import COUNTED_KINDS
 from rulelab.store.tables import read_provenance
 
@@ -161,15 +161,8 @@ def read_run(run_dir: str | Path) -> Run:
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             raise InputError(f"{path} carries provenance that is not JSON: {error}") from error
         hashes[file] = file_sha256(path)
-    manifest_path = folder / MANIFEST_FILE
-    manifest = {}
-    if manifest_path.is_file():
-        try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise InputError(f"{manifest_path} is not JSON: {error}") from error
     return Run(folder.resolve().name, frames["games"], frames["scores"], frames["life"],
-               stable(manifest), metadata, hashes)
+               stable(read_manifest(folder) or {}), metadata, hashes)
 
 
 RUN_DEPENDENT_KEYS = frozenset({"timings", "seconds", "units"})

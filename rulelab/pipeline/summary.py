@@ -3,14 +3,15 @@ where each table is, and how long it took. The manifest holds the same, in full.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from rulelab.read.records import location
+from rulelab.errors import InputError
 from rulelab.store.layout import GAMES_FILE, MANIFEST_FILE
+from rulelab.store.manifest import read_manifest
 
 TOP_FILES = 3
 """File names shown per failure reason."""
@@ -19,7 +20,9 @@ TOP_FILES = 3
 def run_summary(out: str | Path, seconds: float, top: int = TOP_FILES) -> str:
     """A short human account of the run folder ``out``, as the last command left it."""
     out = Path(out)
-    manifest = json.loads((out / MANIFEST_FILE).read_text())
+    manifest = read_manifest(out)
+    if manifest is None:
+        raise InputError(f"{out / MANIFEST_FILE} is missing or cannot be read as a manifest.")
     counts = manifest["counts"]
     copies = counts["duplicates"]
     lines = [f"{counts['games_found']:,} games found: {counts['games_ok']:,} ok, "

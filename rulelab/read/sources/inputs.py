@@ -84,8 +84,10 @@ def check_inputs(paths: Iterable[str | os.PathLike]) -> list[str]:
     if not checked:
         raise InputError("no input named: give SGF/MGT files, folders or archives")
     for path in checked:
-        if not os.path.exists(path):
+        if not os.path.lexists(path):
             raise InputError(f"{path}: no such file or folder")
+        if os.path.islink(path) and not os.path.exists(path):
+            continue  # a link that leads nowhere (a loop, a target gone) is its own failure row
         if not os.access(path, os.R_OK | (os.X_OK if os.path.isdir(path) else 0)):
             raise InputError(f"{path}: permission denied; cannot read it")
     return checked
