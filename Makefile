@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml
 # KataGo for `--life katago` (CPU, OpenCL through PoCL) into cache/katago; `make test`
 # tries it and carries on without it (its tests then skip, saying why).
 katago: $(STAMP)
-	$(PY) rulelab/life/katago_setup.py
+	$(PY) -m tools.katago_setup
 
 # GNU Go for `--life gnugo` and `--second-opinion gnugo` (Debian's package); `make test`
 # and `make bench` try it and carry on without it.
@@ -38,7 +38,7 @@ gnugo:
 
 test: $(STAMP) gnugo
 	@echo "==> running the test suite (about 5 minutes)"
-	$(PY) rulelab/life/katago_setup.py --optional
+	$(PY) -m tools.katago_setup --optional
 	$(PY) -m pytest -q
 
 # The fast tier, for while you work: everything but the slow, corpus and fuzz tests and

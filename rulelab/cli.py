@@ -17,14 +17,15 @@ import time
 
 from rulelab import __version__
 from rulelab.errors import RulelabError
+from rulelab.katago_install import ENVIRONMENT
 from rulelab.life_methods import METHODS as LIFE_METHODS
 from rulelab.pipeline.engines import ENGINES
 from rulelab.rules import PLAYOUT_MODELS
 
 DESCRIPTION = "Score Go game collections under many rulesets and study where they diverge."
 
-KATAGO_OPTIONS = {"katago": "RULELAB_KATAGO", "katago_model": "RULELAB_KATAGO_MODEL",
-                  "katago_config": "RULELAB_KATAGO_CONFIG"}
+KATAGO_OPTIONS = {"katago": ENVIRONMENT["binary"], "katago_model": ENVIRONMENT["model"],
+                  "katago_config": ENVIRONMENT["config"]}
 """The KataGo options and the environment variables they set, which worker processes inherit."""
 
 

@@ -11,8 +11,8 @@ One raw-net evaluation per position (``maxVisits`` 1) is what dead stones need a
 costs 1–5 s on two CPU cores; many positions are sent at once so the engine batches
 them. The engine is found from arguments, then ``$RULELAB_KATAGO``,
 ``$RULELAB_KATAGO_MODEL`` and ``$RULELAB_KATAGO_CONFIG``, then the install of
-``make katago`` (:mod:`rulelab.life.katago_setup`), so a user's own KataGo on a GPU works
-unchanged. Its config must report values from Black's side
+``make katago`` (``tools/katago_setup.py``, into
+:data:`rulelab.katago_install.DEFAULT_HOME`), so a user's own KataGo on a GPU works unchanged. Its config must report values from Black's side
 (``reportAnalysisWinratesAs = BLACK``, the analysis engine's default).
 """
 
@@ -35,7 +35,7 @@ from scipy import ndimage
 from rulelab.errors import RulelabError
 from rulelab.life.external import ExternalEngine
 from rulelab.life.gnugo import gtp_vertex
-from rulelab.life.katago_setup import DEFAULT_HOME, installed_paths
+from rulelab.katago_install import DEFAULT_HOME, ENVIRONMENT, installed_paths
 from rulelab.position import BLACK, COLOUR_NAME, EMPTY, WHITE, Position
 
 DEAD_MEAN = 0.2
@@ -46,10 +46,6 @@ MAX_KATAGO_SIZE = 19
 """Largest board side KataGo's released builds accept."""
 KOMI = 7.5
 """Komi of every query: ownership of a finished board hardly depends on it."""
-ENVIRONMENT = {"binary": "RULELAB_KATAGO", "model": "RULELAB_KATAGO_MODEL",
-               "config": "RULELAB_KATAGO_CONFIG"}
-"""The environment variables naming the engine's files."""
-
 _FOUR = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]])
 
 

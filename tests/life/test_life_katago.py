@@ -10,7 +10,7 @@ import pytest
 from rulelab.cli import main
 from rulelab.life import KataGoUnavailable, decide_life, decide_lives
 from rulelab.life import katago as katago_module
-from rulelab.life import katago_setup
+from tools import katago_setup
 from rulelab.life.katago import KOMI, dead_chains, find_katago, query
 from rulelab.pipeline.score import score, score_game
 from rulelab.position import BLACK, WHITE, Position

@@ -1,6 +1,6 @@
 """Fit the model of :mod:`rulelab.life.undecided` to KataGo's verdicts.
 
-    python -m rulelab.life.fit_undecided RUN [RUN ...] [--source TEXT ...] [--out PATH]
+    python -m tools.fit_undecided RUN [RUN ...] [--source TEXT ...] [--out PATH]
 
 Each ``RUN`` is the folder of a ``rulelab score`` or ``rulelab validate`` run made
 with ``--life katago``: its games table gives the final boards, its life table
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> None:
     model = fit(rows, dead)
     judged = dead_probability(rows, model) > 0.5
     model["provenance"] = {
-        "fitted_by": "python -m rulelab.life.fit_undecided",
+        "fitted_by": "python -m tools.fit_undecided",
         "labels": "KataGo's dead stones (rulelab --life katago)",
         "sources": args.source,
         "games": sorted(game for part in parts for game in part[2]),

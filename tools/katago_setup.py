@@ -1,7 +1,8 @@
 """Install a CPU-capable KataGo from the package registries (``make katago``).
 
-Run as a script (``python rulelab/life/katago_setup.py``): it needs nothing but the
-standard library, so the install does not wait for rulelab's compiled kernels.
+Run as ``python -m tools.katago_setup`` from the checkout: it needs nothing but the
+standard library and :mod:`rulelab.katago_install` (where the files go), so the install
+does not wait for rulelab's compiled kernels.
 
 The PyPI wheel ``katrain==1.20.0`` carries KataGo 1.18.1 built for OpenCL (an
 AppImage, unpacked without FUSE) and a b10 net; Debian's PoCL runs OpenCL on the CPU.
@@ -27,23 +28,18 @@ import time
 import zipfile
 from pathlib import Path
 
+from rulelab.katago_install import DEFAULT_HOME, WHEEL_MODEL, installed_paths
+
 WHEEL = "katrain==1.20.0"
 WHEEL_BINARY = "katrain/KataGo/katago"
-WHEEL_MODEL = "katrain/models/b10c384h6nbttflrs.bin.gz"
 APT_PACKAGES = ("ocl-icd-libopencl1", "pocl-opencl-icd")
-SHARED_TUNER = Path(__file__).resolve().parents[2] / ".." / "shared" / "katago" / "tune_pocl_manual.txt"
-DEFAULT_HOME = Path(__file__).resolve().parents[2] / "cache" / "katago"
+SHARED_TUNER = Path(__file__).resolve().parents[1] / ".." / "shared" / "katago" / "tune_pocl_manual.txt"
 HEARTBEAT = 5.0
 """Seconds between the lines that say a step is still under way."""
 
 
 class SetupError(RuntimeError):
     """A step of the install could not be done; the message says which and why."""
-
-
-def installed_paths(home: Path) -> tuple[Path, Path, Path]:
-    """``(binary, model, config)`` of an install in ``home``."""
-    return home / "squashfs-root" / "AppRun", home / Path(WHEEL_MODEL).name, home / "analysis.cfg"
 
 
 def analysis_config(tuner: Path, threads: int = 2) -> str:
