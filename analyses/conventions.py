@@ -8,9 +8,13 @@ import sys
 
 from rulelab.analysis.conventions import convention_agreement
 from rulelab.analysis.inputs import read_run
+from rulelab.errors import RulelabError
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    run = read_run(sys.argv[1])
-    print(convention_agreement(run.scores, run.games).to_string(index=False))
+    try:
+        run = read_run(sys.argv[1])
+        print(convention_agreement(run.scores, run.games).to_string(index=False))
+    except RulelabError as error:
+        sys.exit(f"rulelab: {error}")
