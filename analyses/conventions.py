@@ -17,4 +17,5 @@ if __name__ == "__main__":
         run = read_run(sys.argv[1])
         print(convention_agreement(run.scores, run.games).to_string(index=False))
     except RulelabError as error:
-        sys.exit(f"rulelab: {error}")
+        print(f"rulelab: {error}", file=sys.stderr)
+        sys.exit(2)

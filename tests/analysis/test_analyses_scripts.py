@@ -27,7 +27,7 @@ def test_one_part_of_the_report_is_rebuilt_alone(tmp_path):
 def test_the_conventions_check_prints_one_row_per_choice(tmp_path):
     games, scores = collection()
     refused = script("analyses.conventions", str(write_run(tmp_path / "bare", games, scores)))
-    assert refused.returncode == 1 and refused.stderr.startswith("rulelab: The scores table must have")
+    assert refused.returncode == 2 and refused.stderr.startswith("rulelab: The scores table must have")
     scores = scores.assign(open_dame=0, black_dame_filled=0, white_dame_filled=0)
     record = scores[scores["ruleset"] == "japanese"].assign(komi_source="record")
     run = write_run(tmp_path / "run", games.assign(to_move="B"), pd.concat([scores, record], ignore_index=True))
