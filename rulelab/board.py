@@ -245,10 +245,17 @@ def legality(board, stride, p, colour, ko, suicide, stones):
             status = LEGAL
             break
     if status == SUICIDE and suicide != SUICIDE_NONE:
-        if suicide == SUICIDE_ANY or string_and_liberties(board, stride, p, stones)[0] >= 2:
+        if suicide_allowed(suicide, string_and_liberties(board, stride, p, stones)[0]):
             status = LEGAL
     board[p] = EMPTY
     return status
+
+
+@numba.njit(cache=True)
+def suicide_allowed(suicide, lost):
+    """Whether a move that takes its own string of ``lost`` stones is legal: the one
+    statement of the suicide rules (``SUICIDE_MULTI``: of two stones or more)."""
+    return suicide == SUICIDE_ANY or (suicide == SUICIDE_MULTI and lost >= 2)
 
 
 @numba.njit(cache=True)
@@ -305,7 +312,7 @@ def play(board, stride, p, colour, ko, suicide, stones):
     if captured == 0:
         n = _string_if_dead(board, stride, p, stones)
         if n > 0:
-            if suicide == SUICIDE_NONE or (suicide == SUICIDE_MULTI and n == 1):
+            if not suicide_allowed(suicide, n):
                 board[p] = EMPTY
                 return SUICIDE, 0, 0, NO_POINT
             for j in range(n):
