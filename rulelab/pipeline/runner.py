@@ -147,14 +147,20 @@ def _exit_with(parent: int) -> None:
     """End this worker soon after ``parent`` is gone.
 
     A pool's workers otherwise wait for work forever when the process that owns them
-    is killed outright (SIGKILL, out of memory), holding memory and cores.
+    is killed outright (SIGKILL, out of memory), holding memory and cores. A dead
+    ``parent`` can linger as a zombie until its own parent reaps it, so the fork
+    server's end (it exits with ``parent``, and this worker is handed to init) counts too.
     """
+    server = os.getppid()
+
     def watch() -> None:
         while True:
             time.sleep(0.2)
             try:
                 os.kill(parent, 0)
             except OSError:
+                os._exit(1)
+            if os.getppid() != server:
                 os._exit(1)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()

@@ -671,22 +671,27 @@ def test_a_symlink_loop_as_the_run_or_report_folder_stops_with_one_line(tmp_path
 
 
 @pytest.mark.pool
+@pytest.mark.parametrize("working", [False, True])  # while the workers' server loads, or once they work
 @pytest.mark.parametrize("signals, said, statuses", [
     ([signal.SIGINT], "rulelab: interrupted", {130}),
     ([signal.SIGINT, signal.SIGINT], "rulelab: ", {130, -signal.SIGINT}),  # the second ends it at once
     ([signal.SIGTERM], "rulelab: terminated", {143}),
 ])
-def test_a_run_stopped_by_signals_ends_at_once_in_one_line(signals, said, statuses, tmp_path):
+def test_a_run_stopped_by_signals_ends_at_once_in_one_line(signals, said, statuses, working, tmp_path):
     """Signalled as a terminal does, to the whole group: workers and their server leave
     it to the run, which stops them (twice in quick succession hung, or printed tracebacks)."""
     import subprocess
 
-    games = write_games(tmp_path / "in", 600)
+    games = write_games(tmp_path / "in", 4000)
     command = [str(Path(sys.executable).with_name("rulelab")), "score", str(games), "--out", str(tmp_path / "run"),
                "--jobs", "2"]
     run = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
                            start_new_session=True)
-    time.sleep(3)
+    started = time.monotonic()
+    while not (tmp_path / "run" / ".rulelab.lock").exists() and time.monotonic() - started < 60:
+        time.sleep(0.05)
+    while working and not (tmp_path / "run" / "parts" / "scores").is_dir() and time.monotonic() - started < 120:
+        time.sleep(0.05)
     for number in signals:
         os.killpg(run.pid, number)
         time.sleep(0.1)

@@ -224,25 +224,27 @@ def _read_file(path: str, limits: Limits, stats: ReadStats, explicit: bool):
     return (len(item.data), item.sha256) if isinstance(item, RawFile) else None
 
 
+NO_GAMES = "archive without game files"
+
+
 def _read_archive(path: str, stream, kind: str, limits: Limits, stats: ReadStats):
     """The items of an archive, or one row saying it holds no game file: every archive
     is accounted for in the table. Returns its size and SHA-256."""
     reader = (read_zip if kind == "zip" else read_tar)(path, stream, limits, stats)
-    empty = True
-    try:
-        while True:
+    yielded = False
+    while True:
+        try:
             item = next(reader)
-            empty = False
-            yield item
-    except StopIteration as end:
-        if empty:
-            stats.skipped[NO_GAMES] += 1
-            yield failure(path, None, "no game file in this archive (what it holds is counted by reason in "
-                                      "the manifest's inputs_skipped)", SkippedInput)
-        return end.value
-
-
-NO_GAMES = "archive without game files"
+        except StopIteration as end:
+            seen = end.value
+            break
+        yielded = True
+        yield item
+    if not yielded:
+        stats.skipped[NO_GAMES] += 1
+        yield failure(path, None, "no game file in this archive (what it holds is counted by reason in "
+                                  "the manifest's inputs_skipped)", SkippedInput)
+    return seen
 
 
 def _read_plain_file(path: str, stream, limits: Limits) -> RawFile | FileFailure:

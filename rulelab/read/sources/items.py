@@ -72,7 +72,7 @@ class ReadStats:
     """:class:`FileFailure` items returned (skipped inputs excluded)."""
     skipped: Counter = field(default_factory=Counter)
     """Files and members ignored, by reason: "not a game file", "nested archive",
-    "compressed file" (the last two also have a row each)."""
+    "compressed file", "archive without game files" (the last three also have a row each)."""
     bytes_read: int = 0
     """Bytes of input files read so far, as stored (an archive counts as far as its
     reader has come), to set against :func:`input_size`."""
