@@ -18,15 +18,12 @@ import time
 from rulelab import __version__
 from rulelab.errors import RulelabError
 from rulelab.katago_install import ENVIRONMENT
-from rulelab.life_methods import METHODS as LIFE_METHODS
+from rulelab.life_methods import ENGINE_METHODS, METHODS as LIFE_METHODS
 from rulelab.pipeline.engines import ENGINES
 from rulelab.rules import PLAYOUT_MODELS
 
 DESCRIPTION = "Score Go game collections under many rulesets and study where they diverge."
 
-KATAGO_OPTIONS = {"katago": ENVIRONMENT["binary"], "katago_model": ENVIRONMENT["model"],
-                  "katago_config": ENVIRONMENT["config"]}
-"""The KataGo options and the environment variables they set, which worker processes inherit."""
 
 
 def _add_inputs(parser: argparse.ArgumentParser, out_required: bool = True) -> None:
@@ -58,24 +55,25 @@ def _choices() -> str:
 def _add_life(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--life", choices=LIFE_METHODS, default="auto", help="how dead stones are decided")
     parser.add_argument("--katago", metavar="PATH", help="KataGo binary for --life katago "
-                        "(default: $RULELAB_KATAGO, else the one 'make katago' installs)")
-    parser.add_argument("--katago-model", metavar="PATH", help="KataGo net (default: $RULELAB_KATAGO_MODEL)")
+                        f"(default: ${ENVIRONMENT['binary']}, else the one 'make katago' installs)")
+    parser.add_argument("--katago-model", metavar="PATH", help=f"KataGo net (default: ${ENVIRONMENT['model']})")
     parser.add_argument("--katago-config", metavar="PATH",
-                        help="KataGo analysis config (default: $RULELAB_KATAGO_CONFIG)")
+                        help=f"KataGo analysis config (default: ${ENVIRONMENT['config']})")
     parser.add_argument("--seed", type=int, default=0, metavar="N",
                         help="seed of the estimator's playouts (default 0): the same seed gives the "
                              "same verdicts; others show how far a count depends on chance")
 
 
-def _export_katago(args) -> None:
-    """Name the KataGo files given on the command line in the environment, where the
-    backend and every worker process find them."""
-    import os
+def _life(args, name: str | None):
+    """The life method called ``name``, with the KataGo files the command line names (made
+    absolute, so worker processes find them wherever they run)."""
+    from rulelab.life import life_method
 
-    for option, variable in KATAGO_OPTIONS.items():
-        value = getattr(args, option, None)
-        if value:
-            os.environ[variable] = os.path.abspath(value) if os.path.exists(value) else value
+    if name is None:
+        return None
+    files = tuple(os.path.abspath(value) if value and os.path.exists(value) else value
+                  for value in (args.katago, args.katago_model, args.katago_config))
+    return life_method(name, katago=files)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -108,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate = command("validate", "compare counts under each record's rules with its recorded result")
     _add_inputs(validate, out_required=False)
     _add_life(validate)
-    validate.add_argument("--second-opinion", choices=("katago", "gnugo"),
+    validate.add_argument("--second-opinion", choices=ENGINE_METHODS,
                           help="count each game with this backend's dead stones too, and "
                                "blame no miss on the record when its verdict reproduces it")
     validate.add_argument("--assume-rules", metavar="NAME", help="rules of records that name none")
@@ -134,7 +132,6 @@ def main(argv: list[str] | None = None) -> int:
     except _ArgumentError as error:
         print(f"rulelab: {error} (see {error.prog} --help)", file=sys.stderr)
         return 2
-    _export_katago(args)
     with _stop_signals() as received:
         try:
             status = COMMANDS[args.command](args)
@@ -228,7 +225,7 @@ def _score(args) -> int:
 
     rules = args.rules.split(",") if args.rules is not None else None
     started = time.perf_counter()
-    manifest = score(args.paths, args.out, rules=rules, komi=args.komi, life=args.life,
+    manifest = score(args.paths, args.out, rules=rules, komi=args.komi, life=_life(args, args.life),
                      jobs=args.jobs, force=args.force, progress=True, engine=args.engine,
                      scheduler=args.scheduler, assume_rules=args.assume_rules, playout=args.playout,
                      seed=args.seed)
@@ -249,9 +246,10 @@ def _validate(args) -> int:
     with tempfile.TemporaryDirectory(prefix="rulelab-validate-") as scratch:
         out = args.out or scratch
         started = time.perf_counter()
-        summary = validate(args.paths, out, life=args.life, jobs=args.jobs, force=args.force,
+        summary = validate(args.paths, out, life=_life(args, args.life), jobs=args.jobs, force=args.force,
                            progress=True, engine=args.engine, scheduler=args.scheduler,
-                           assume_rules=args.assume_rules, second=args.second_opinion, seed=args.seed)
+                           assume_rules=args.assume_rules, second=_life(args, args.second_opinion),
+                           seed=args.seed)
         if args.json:
             print((Path(out) / "validation.json").read_text(), end="")
             return 0

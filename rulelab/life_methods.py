@@ -5,3 +5,7 @@ without loading the life package and its compiled kernels.
 """
 
 METHODS = ("auto", "estimate", "markup", "gnugo", "katago")
+
+ENGINE_METHODS = ("gnugo", "katago")
+"""The methods that ask another program, which can also give a second opinion
+(``rulelab validate --second-opinion``)."""

@@ -20,19 +20,19 @@ from typing import Sequence
 
 import numpy as np
 
-from rulelab.life.estimate import Estimate, estimate_life, proof
+from rulelab.life.estimate import Estimate, estimate_life
 from rulelab.life.gnugo import GnuGo, GnuGoError, GnuGoUnavailable, find_gnugo
-from rulelab.life.katago import KataGo, KataGoError, KataGoUnavailable, shared_katago
-from rulelab.life.markup import has_markup, marked_dead
-from rulelab.life.settle import is_finished, unsettled_points
+from rulelab.life.katago import KataGo, KataGoError, KataGoUnavailable
+from rulelab.life.methods import LifeMethod, life_method
+from rulelab.life.settle import unsettled_points
 from rulelab.life.verdict import LifeError, LifeVerdict
 from rulelab.life_methods import METHODS
 from rulelab.position import EMPTY, WHITE, Position
 
 __all__ = [
     "METHODS", "Estimate", "GnuGo", "GnuGoError", "GnuGoUnavailable", "KataGo", "KataGoError",
-    "KataGoUnavailable", "LifeError", "LifeVerdict", "check_method", "check_seed", "decide_life",
-    "decide_lives", "estimate_life", "find_gnugo", "unsettled_points",
+    "KataGoUnavailable", "LifeError", "LifeMethod", "LifeVerdict", "check_method", "check_seed",
+    "decide_life", "decide_lives", "estimate_life", "find_gnugo", "life_method", "unsettled_points",
 ]
 
 
@@ -89,57 +89,22 @@ def decide_life(position: Position, method: str = "auto", *, rng_seed: int = 0) 
     ('proof', False)
     """
     _check(position, method, rng_seed)
-    board = position.board
-    if method == "gnugo":
-        with GnuGo() as engine:
-            return _given(position, engine.decide_life(position).dead, "gnugo")
-    if method == "katago":
-        return _given(position, shared_katago().dead_stones([position])[0], "katago")
-    if method in ("auto", "markup") and has_markup(position):
-        return _given(position, marked_dead(board, position.territory_marks), "markup")
-    if method == "markup":
-        return _given(position, np.zeros(board.shape, bool), "none", 0.0)
-    estimate = estimate_life(board, position.to_move, seed=rng_seed,
-                             stopped_early=position.stopped_early)
-    stones = board != EMPTY
-    proof_only = bool((estimate.proven | ~stones).all())
-    return _verdict(position, estimate.dead, estimate.proven, "proof" if proof_only else "estimate",
-                    estimate.confidence, estimate.flags)
+    return life_method(method).decide(position, rng_seed=rng_seed)
 
 
 def decide_lives(positions: Sequence[Position], method: str = "auto", *,
                  rng_seed: int = 0) -> list[LifeVerdict]:
     """:func:`decide_life` of each position; KataGo's are sent to the engine in one batch,
     which it evaluates faster than one by one."""
-    if method != "katago":
-        return [decide_life(position, method, rng_seed=rng_seed) for position in positions]
     for position in positions:
         _check(position, method, rng_seed)
-    dead = shared_katago().dead_stones(positions)
-    return [_given(p, d, "katago") for p, d in zip(positions, dead)]
-
-
-def _given(position: Position, dead: np.ndarray, method: str, confidence: float = 1.0) -> LifeVerdict:
-    """The verdict of a source that names dead stones only (the players' marks, an
-    engine), with the stones Benson's analysis proves; no playout runs for it."""
-    return _verdict(position, dead, proof(position.board)[1], method, confidence)
-
-
-def _verdict(position: Position, dead: np.ndarray, proven: np.ndarray, method: str,
-             confidence: float, flags: tuple[str, ...] = ()) -> LifeVerdict:
-    open_points = unsettled_points(position.board, dead)
-    return LifeVerdict(
-        dead=dead, method=method, confidence=confidence,
-        finished=is_finished(position, open_points), proven=proven,
-        unsettled=int(open_points.sum()), flags=flags,
-    )
+    return life_method(method).decide_batch(positions, rng_seed=rng_seed)
 
 
 def check_method(method: str) -> None:
     """Refuse a life method that is not one of :data:`METHODS`, with a :class:`LifeError`:
     the check of :func:`decide_life` and of the runs that will call it, at their door."""
-    if method not in METHODS:
-        raise LifeError(f"The life method must be one of {', '.join(METHODS)}; got {method!r}")
+    life_method(method)
 
 
 def _check(position: Position, method: str, rng_seed: int) -> None:

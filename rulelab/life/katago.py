@@ -204,10 +204,10 @@ class KataGo(ExternalEngine):
 _shared: dict[tuple, KataGo] = {}
 
 
-def shared_katago() -> KataGo:
-    """One engine per process and set of files, kept open for every later call (a
-    scoring run asks for thousands of positions; starting an engine takes seconds)."""
-    key = find_katago()
+def shared_katago(binary: str | None = None, model: str | None = None, config: str | None = None) -> KataGo:
+    """One engine per process and set of files (:func:`find_katago`), kept open for every
+    later call (a scoring run asks for thousands of positions; starting one takes seconds)."""
+    key = find_katago(binary, model, config)
     engine = _shared.get(key)
     if engine is None or engine._process.poll() is not None:
         engine = _shared[key] = KataGo(*key)

@@ -19,8 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rulelab.errors import InputError, RulelabError, RulesError, raise_if_interrupted
-from rulelab.life import LifeVerdict, check_method, check_seed, decide_life, decide_lives
-from rulelab.life.katago import find_katago
+from rulelab.life import LifeMethod, LifeVerdict, check_seed, life_method
 from rulelab.pipeline.checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
 from rulelab.pipeline.duplicates import copies_of_games, mark_copies
 from rulelab.pipeline.engines import open_engine
@@ -76,7 +75,7 @@ def record_ruleset(row: dict, assume_rules: str | None = None,
 
 
 def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
-               life: str = "auto", record: Ruleset | None = None, komi: float | None = None,
+               life: str | LifeMethod = "auto", record: Ruleset | None = None, komi: float | None = None,
                verdict: LifeVerdict | None = None, classes: PointClasses | None = None) -> list[dict]:
     """Score one position under several rulesets; one flat record per ruleset.
 
@@ -87,8 +86,8 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     rulesets : sequence of Ruleset, optional
         Defaults to every preset at its standard komi, dead stones captured
         (:func:`resolve_rulesets`). Each counts open dame by its ``dame_policy``.
-    life : {'auto', 'estimate', 'markup', 'gnugo', 'katago'}
-        How dead stones are decided.
+    life : {'auto', 'estimate', 'markup', 'gnugo', 'katago'} or LifeMethod
+        How dead stones are decided (:func:`rulelab.life.life_method`).
     record : Ruleset, optional
         The record's own rules at its own komi, scored as an extra row.
     komi : float, optional
@@ -103,7 +102,7 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     record ended by passes (``ended_by_passes``); ``finished`` is both.
     """
     labelled = _labelled(list(rulesets or resolve_rulesets(None, None)), record, komi)
-    verdict = verdict or decide_life(position, life)
+    verdict = verdict or life_method(life).decide(position)
     breakdowns = score_all(position, verdict, [ruleset for ruleset, _ in labelled], classes=classes)
     state = {"board_settled": _board_settled(position, verdict), "ended_by_passes": position.ended_by_passes}
     return [{**b.to_record(), **state, "komi_source": source} for b, (_, source) in zip(breakdowns, labelled)]
@@ -126,7 +125,7 @@ def _board_settled(position: Position, verdict) -> bool:
     return unsettled == 0 and position.ko_point is None
 
 
-def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi: float | None,
+def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod, komi: float | None,
                  assume_rules: str | None = None, playout: str = "captured",
                  seed: int = 0) -> dict[str, list[dict]]:
     """The scores and life rows of a batch of games rows (a game that cannot be scored
@@ -142,7 +141,7 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
         counted = [with_source_dame(r, row["source"]).for_game(row["handicap"] or 0) for r in rulesets]
         try:
             position = position_from_row(row)
-            verdict = verdict or decide_life(position, life, rng_seed=seed)
+            verdict = verdict or life.decide(position, rng_seed=seed)
             classes = classify_points(position, verdict)
             scored = score_game(position, counted, life=life, record=record, komi=komi,
                                 verdict=verdict, classes=classes)
@@ -158,13 +157,14 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
     return {"scores": out, "life": lives}
 
 
-def _batch_verdicts(rows: list[dict], life: str) -> list[LifeVerdict | None]:
-    """KataGo's verdicts on the rows' positions in one batch (None each for other methods,
-    and for all when the batch fails: each game is then decided, and fails, on its own)."""
-    if life != "katago" or not rows:
+def _batch_verdicts(rows: list[dict], life: LifeMethod) -> list[LifeVerdict | None]:
+    """The verdicts of a method that decides a batch faster than one by one (KataGo) on the
+    rows' positions (None each for other methods, and for all when the batch fails: each
+    game is then decided, and fails, on its own)."""
+    if not life.batched or not rows:
         return [None] * len(rows)
     try:
-        return decide_lives([position_from_row(row) for row in rows], life)
+        return life.decide_batch([position_from_row(row) for row in rows])
     except Exception as error:
         raise_if_interrupted(error)
         return [None] * len(rows)
@@ -237,18 +237,18 @@ def _check_inputs_unchanged(out: Path, recorded: dict | None, read: list[dict], 
                          "use --force to overwrite")
 
 
-def scores_stage(rulesets: Sequence[Ruleset], life: str, komi: float | None,
+def scores_stage(rulesets: Sequence[Ruleset], life: str | LifeMethod, komi: float | None,
                  assume_rules: str | None = None, playout: str = "captured", seed: int = 0) -> Stage:
     """The scores table made unit by unit: a unit's games rows → one row per ok game ×
     ruleset, and beside it the life table (one row per game scored).
 
-    KataGo's files are among the options, so the tables say which engine and net decided
-    life, and a run with other files makes its parts again (a missing engine stops it here).
+    What the method's verdicts depend on is among the options (KataGo's files), so the
+    tables say which engine and net decided life, and a run with other files makes its parts
+    again (a missing engine stops it here).
     """
-    options = {"rules": [r.name for r in rulesets], "komi": komi, "life": life,
-               "assume_rules": assume_rules, "playout": playout, "seed": seed}
-    if life == "katago":
-        options["katago"] = list(find_katago())
+    life = life_method(life)
+    options = {"rules": [r.name for r in rulesets], "komi": komi, "life": life.name,
+               "assume_rules": assume_rules, "playout": playout, "seed": seed, **life.provenance()}
     return Stage("scores", SCORES_SCHEMA,
                  partial(_score_batch, rulesets=rulesets, life=life, komi=komi,
                          assume_rules=assume_rules, playout=playout, seed=seed),
@@ -257,7 +257,7 @@ def scores_stage(rulesets: Sequence[Ruleset], life: str, komi: float | None,
 
 
 def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None = None,
-          komi: float | None = None, life: str = "auto", jobs: int | None = None,
+          komi: float | None = None, life: str | LifeMethod = "auto", jobs: int | None = None,
           force: bool = False, progress: bool = False, engine: str = "local",
           scheduler: str | None = None, assume_rules: str | None = None,
           playout: str = "captured", seed: int = 0) -> dict:
@@ -287,7 +287,7 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     dict
         The updated manifest.
     """
-    check_method(life)
+    life = life_method(life)
     check_seed(seed)
     paths = check_inputs(paths)
     out = Path(out)

@@ -18,7 +18,8 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from rulelab.errors import RulesError
-from rulelab.life import GnuGoError, KataGoError, LifeError, decide_life, decide_lives
+from rulelab.life import GnuGoError, KataGoError, LifeError, LifeMethod, life_method
+from rulelab.life_methods import ENGINE_METHODS
 from rulelab.pipeline.explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
 from rulelab.pipeline.progress import counted
 from rulelab.pipeline.score import record_ruleset, score
@@ -34,7 +35,7 @@ INVERTED = "recorded winner inverted: the count matches with the sign flipped"
 IMPOSSIBLE_PARITY = "recorded margin has a parity no area count of this board can have"
 REFUSALS = (GnuGoError, KataGoError, LifeError)
 """A backend refusing or failing on one board (a missing backend stops the run)."""
-SECOND_OPINIONS = (None, "katago", "gnugo")
+SECOND_OPINIONS = (None, *ENGINE_METHODS)
 """Backends whose verdicts :func:`validate` can count beside rulelab's."""
 RECORD_CAUSES = (INVERTED, IMPOSSIBLE_PARITY)
 """Causes that blame the recorded result itself, whatever the board holds."""
@@ -156,7 +157,7 @@ def _position_rows(games_file: Path, ids: list[str]) -> dict[str, dict]:
     return {row["game_id"]: row for row in positions.to_pylist()}
 
 
-def second_opinion(table: pd.DataFrame, games_file: Path, method: str,
+def second_opinion(table: pd.DataFrame, games_file: Path, method: str | LifeMethod,
                    assume_rules: str | None = None, batch: int = 64) -> pd.DataFrame:
     """The :func:`compare` table with what another backend's verdict gives, game by game.
 
@@ -165,13 +166,14 @@ def second_opinion(table: pd.DataFrame, games_file: Path, method: str,
     ``second_exact``, ``second_within_1`` and ``second_winner``. KataGo's positions go
     to the engine ``batch`` at a time.
     """
+    method = life_method(method)
     rows = _position_rows(games_file, table.game_id.tolist())
     margins = []
     for start in range(0, len(table), batch):
         part = [rows[game_id] for game_id in table.game_id.iloc[start:start + batch]]
         positions = [position_from_row(row) for row in part]
         try:
-            verdicts = decide_lives(positions, method)
+            verdicts = method.decide_batch(positions)
         except REFUSALS:  # a board the backend refuses: decide the part one by one
             verdicts = [_verdict_or_none(position, method) for position in positions]
         for row, position, verdict in zip(part, positions, verdicts):
@@ -186,9 +188,9 @@ def second_opinion(table: pd.DataFrame, games_file: Path, method: str,
                         second_winner=second.notna() & (winner == table.result_winner))
 
 
-def _verdict_or_none(position, method: str):
+def _verdict_or_none(position, method: LifeMethod):
     try:
-        return decide_life(position, method)
+        return method.decide(position)
     except REFUSALS:
         return None
 
@@ -228,10 +230,10 @@ def miss_class_counts(misses: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(counts).reindex(list(MISS_CLASSES)).fillna(0).astype(int).rename_axis(None)
 
 
-def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs: int | None = None,
-             force: bool = False, progress: bool = False, engine: str = "local",
+def validate(paths: Iterable[str], out: str | Path, *, life: str | LifeMethod = "auto",
+             jobs: int | None = None, force: bool = False, progress: bool = False, engine: str = "local",
              scheduler: str | None = None, assume_rules: str | None = None,
-             second: str | None = None, seed: int = 0) -> pd.DataFrame:
+             second: str | LifeMethod | None = None, seed: int = 0) -> pd.DataFrame:
     """Score ``paths`` into ``out`` and compare with recorded results.
 
     Scoring reads each input once and makes only the parts it lacks, so scores made
@@ -240,13 +242,15 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
     Writes ``out/validation.parquet`` (every disagreement, with ``likely_cause`` and the
     columns of :func:`explain_misses`) and ``out/validation.json`` (the agreement table, the
     misses per class, and the time spent explaining them); returns the agreement table.
-    ``second`` names a backend (``'katago'`` or ``'gnugo'``) whose verdict is counted too,
+    ``second`` is a backend (``'katago'`` or ``'gnugo'``, or such a method) whose verdict is counted too,
     game by game (:func:`second_opinion`): its columns join the misses and the table.
     ``seed`` seeds the estimator, in the scores and in the explanations.
     """
-    if second not in SECOND_OPINIONS:
+    if getattr(second, "name", second) not in SECOND_OPINIONS:
         raise RulesError(f"second opinion must be one of {', '.join(map(str, SECOND_OPINIONS))}; "
                          f"got {second!r}")
+    life = life_method(life)
+    second = None if second is None else life_method(second)
     out = Path(out)
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name  # as the scores' provenance names it
@@ -269,8 +273,8 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str = "auto", jobs:
     classes = miss_class_counts(misses)
     groups = summary.reset_index().rename(columns={"index": "group"})
     write_json_atomic(out / "validation.json", {
-        "life": life,
-        "second_opinion": second,
+        "life": life.name,
+        "second_opinion": None if second is None else second.name,
         "agreement": groups.to_dict(orient="records"),
         "miss_classes": {column: classes[column].to_dict() for column in classes},
         "explained": {"misses": len(misses), "seconds": round(seconds, 3)},

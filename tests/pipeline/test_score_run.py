@@ -12,6 +12,7 @@ import pytest
 
 from rulelab.cli import main
 from rulelab.errors import GameError, InputError, RulesError
+from rulelab.life.methods import AutoMethod
 from rulelab.pipeline import score as score_run
 from rulelab.pipeline.ingest import ingest
 from rulelab.pipeline.score import read_scores, score
@@ -66,10 +67,10 @@ def test_user_komi_adds_rows_and_keeps_the_standard_and_the_records_own(collecti
 
 
 def test_a_game_that_cannot_be_scored_keeps_its_rows_with_the_reason(collection, tmp_path, monkeypatch):
-    def refuse(position, method, *, rng_seed=0):
+    def refuse(self, position, *, rng_seed=0):
         raise GameError("no verdict for this board")
 
-    monkeypatch.setattr(score_run, "decide_life", refuse)
+    monkeypatch.setattr(AutoMethod, "decide", refuse)
     score([collection], tmp_path / "run", jobs=1, rules=["chinese"])
     scores = read_scores(tmp_path / "run")
     assert len(scores) == 3 + 2
@@ -272,11 +273,11 @@ def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monk
     row = {"status": "ok", "game_id": "g", "rules": None, "source": None, "komi": None, "handicap": 0,
            "illegal_move_count": 0}
     monkeypatch.setattr(score_run, "position_from_row", lambda row: None)
-    monkeypatch.setattr(score_run, "decide_life", interrupted)
+    monkeypatch.setattr(AutoMethod, "decide", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        score_run._score_batch([row], [], "auto", None)
-    monkeypatch.setattr(score_run, "decide_life", lambda *a, **k: 1 / 0)
-    batch = score_run._score_batch([row], [score_run.get_ruleset("chinese")], "auto", None)
+        score_run._score_batch([row], [], AutoMethod(), None)
+    monkeypatch.setattr(AutoMethod, "decide", lambda *a, **k: 1 / 0)
+    batch = score_run._score_batch([row], [score_run.get_ruleset("chinese")], AutoMethod(), None)
     [failed] = batch["scores"]
     assert failed["error"].startswith("internal_error: ZeroDivisionError")  # a plain bug costs one game
     assert batch["life"] == []  # and has no verdict
@@ -299,7 +300,7 @@ def test_ctrl_c_inside_a_kernel_stops_ingest_instead_of_failing_the_game(monkeyp
 
 def test_an_unknown_life_method_is_refused_at_the_door_by_the_one_check(tmp_path):
     """The command line offers the life package's methods, and score() refuses any other
-    with decide_life's error before it reads a file."""
+    with the life package's error before it reads a file."""
     from rulelab.cli import build_parser
     from rulelab.life import METHODS, LifeError
 
@@ -313,13 +314,13 @@ def test_an_unknown_life_method_is_refused_at_the_door_by_the_one_check(tmp_path
 
 def test_the_seed_reaches_every_estimate_and_the_scores_provenance(collection, tmp_path, monkeypatch):
     seeds = []
-    decide = score_run.decide_life
+    decide = AutoMethod.decide
 
-    def spy(position, method, *, rng_seed=0):
+    def spy(self, position, *, rng_seed=0):
         seeds.append(rng_seed)
-        return decide(position, method, rng_seed=rng_seed)
+        return decide(self, position, rng_seed=rng_seed)
 
-    monkeypatch.setattr(score_run, "decide_life", spy)
+    monkeypatch.setattr(AutoMethod, "decide", spy)
     assert main(["score", str(collection), "--out", str(tmp_path / "run"), "--jobs", "1", "--seed", "7"]) == 0
     assert seeds and set(seeds) == {7}
     assert read_provenance(tmp_path / "run" / "scores.parquet")["options"]["seed"] == 7

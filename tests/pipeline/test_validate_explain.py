@@ -13,10 +13,10 @@ import pytest
 from rulelab.cli import main
 from rulelab.errors import InputError, RulesError
 from rulelab.life import KataGoUnavailable, decide_life
+from rulelab.life.methods import GnuGoMethod
 from rulelab.pipeline.explain import (CONVENTION, DEAD_LEFT, MISJUDGED, MISS_CLASSES, RACE, RECORD_PROBLEM,
                              SECOND_OPINION, SEKI_MISREAD, SEVERAL_GROUPS, UNFINISHED, Flip,
                              classify_miss, explain_miss)
-import rulelab.pipeline.validate
 from rulelab.pipeline.score import score as score_run
 from rulelab.pipeline.validate import EXPLANATION_TYPES, validate
 from rulelab.position import BLACK, WHITE, Life, Position, board_from_diagram
@@ -154,11 +154,10 @@ def test_validation_rows_carry_the_fix_and_the_class(slip, tmp_path):
 
 
 def test_a_second_opinion_that_reproduces_the_record_takes_the_blame_off_it(slip, tmp_path, monkeypatch):
-    def keeps_every_stone(positions, method):
-        assert method == "gnugo"
+    def keeps_every_stone(self, positions, *, rng_seed=0):
         return [decide_life(position, "markup") for position in positions]  # no marks: all alive
 
-    monkeypatch.setattr(rulelab.pipeline.validate, "decide_lives", keeps_every_stone)
+    monkeypatch.setattr(GnuGoMethod, "decide_batch", keeps_every_stone)
     summary = validate([slip], tmp_path / "run", jobs=1, life="estimate", second="gnugo")
     assert summary.loc["all", ["exact", "second_exact", "either_within_1"]].tolist() == [0.5, 0.5, 1.0]
     assert summary.loc["all", "ceiling"] == 1.0  # the slip is no longer beyond every verdict
