@@ -97,3 +97,51 @@ def test_the_report_sections_load_no_numba_and_no_scorer():
                "print(sorted(m for m in sys.modules if m.startswith(('numba', 'rulelab.scoring'))))")
     shown = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"
+
+
+def test_the_import_graph_has_no_cycle():
+    """Every import of every module, those inside functions and importlib's included: a
+    library module never imports the command that assembles it. (``from package import
+    module`` is an import of the module; a package's own ``__init__`` is left out.)"""
+    import ast
+
+    from rulelab.source_walk import PACKAGE, module_name
+
+    files = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+    def imports(name: str) -> set[str]:
+        path = files[name]
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    base = f"{anchor}.{base}" if base else anchor
+                found |= {f"{base}.{a.name}" if f"{base}.{a.name}" in files else base for a in node.names}
+            elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"
+                  and node.args and isinstance(node.args[0], ast.Constant)):
+                found.add(node.args[0].value)
+        return {other for other in found if other in files and files[other].name != "__init__.py"}
+
+    graph = {name: imports(name) for name in files}
+    seen, stack, cycles = {}, [], []
+
+    def visit(name):
+        seen[name] = "open"
+        stack.append(name)
+        for other in sorted(graph[name]):
+            if seen.get(other) == "open":
+                cycles.append(stack[stack.index(other):] + [other])
+            elif other not in seen:
+                visit(other)
+        stack.pop()
+        seen[name] = "done"
+
+    for name in sorted(graph):
+        if name not in seen:
+            visit(name)
+    assert cycles == []

@@ -12,10 +12,13 @@ cache (about a second) is paid once per run instead of once per worker.
 from __future__ import annotations
 
 from rulelab.kernel_cache import mark_ready
-from rulelab.pipeline.ingest import games_stage
+from rulelab.life import decide_life
 from rulelab.pipeline.runner import start_workers_without_main
-from rulelab.pipeline.score import resolve_rulesets, scores_stage
+from rulelab.read.records import file_rows
 from rulelab.read.sources import RawFile
+from rulelab.rules import PRESETS
+from rulelab.scoring import classify_points, score_all
+from rulelab.store.positions import position_from_row
 
 # A short game with a capture, a ko-free end and passes: enough to call every kernel
 # of replay, life and death and scoring once.
@@ -23,9 +26,13 @@ _GAME = b"(;GM[1]SZ[9]KM[6.5]RU[Japanese]RE[B+R];B[ee];W[ec];B[ce];W[cc];B[gc];W
 
 
 def load_kernels() -> None:
-    """Run one game through ingest and scoring so every kernel is compiled or loaded."""
-    rows = games_stage(superko=False).build([RawFile("warm.sgf", None, _GAME)])
-    scores_stage(resolve_rulesets(None, None), "auto", None).build(rows)
+    """Replay, decide and score one game, as the stages do, so every kernel is compiled or
+    loaded (from the library's modules, not the stages', which import this one's caller)."""
+    [row] = file_rows(RawFile("warm.sgf", None, _GAME), superko=False)
+    position = position_from_row(row)
+    verdict = decide_life(position)
+    classify_points(position, verdict)
+    score_all(position, verdict, list(PRESETS.values()))
     mark_ready()
 
 
