@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import fields
+from dataclasses import fields, replace
 from functools import partial
 from pathlib import Path
 from typing import Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -22,6 +23,7 @@ import pyarrow.parquet as pq
 from rulelab.errors import InputError, RulelabError, RulesError, raise_if_interrupted
 from rulelab.life import LifeVerdict, check_method, check_seed, decide_life, decide_lives
 from rulelab.life.katago import find_katago
+from rulelab.life.status import StatusCase, dead_under, status_cases
 from rulelab.pipeline.checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
 from rulelab.pipeline.duplicates import copies_of_games, mark_copies
 from rulelab.pipeline.engines import open_engine
@@ -50,7 +52,8 @@ def _scores_schema() -> pa.Schema:
     columns = [("game_id", pa.string()), ("komi_source", pa.string())]
     columns += [(f.name, types[str(f.type)]) for f in fields(ScoreBreakdown)]
     ended = [("board_settled", pa.bool_()), ("ended_by_passes", pa.bool_()),
-             ("has_illegal_moves", pa.bool_()), ("duplicate_of", pa.string())]
+             ("has_illegal_moves", pa.bool_()), ("duplicate_of", pa.string()),
+             ("status", pa.string()), ("status_effect", pa.float64())]
     return pa.schema(columns + ended + [("error", pa.string())])
 
 
@@ -77,7 +80,8 @@ def record_ruleset(row: dict, assume_rules: str | None = None,
 
 def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
                life: str = "auto", record: Ruleset | None = None, komi: float | None = None,
-               verdict: LifeVerdict | None = None, classes: PointClasses | None = None) -> list[dict]:
+               verdict: LifeVerdict | None = None, classes: PointClasses | None = None,
+               cases: list[StatusCase] | None = None) -> list[dict]:
     """Score one position under several rulesets; one flat record per ruleset.
 
     Parameters
@@ -97,16 +101,50 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
         The position's verdict by ``life``, when already decided (in a batch).
     classes : PointClasses, optional
         The point classes under ``verdict``, when already made (for the life table).
+    cases : list of StatusCase, optional
+        The position's status cases (:func:`game_status`), when already found.
 
     Besides the breakdown, each record says whether the board is settled
     (``board_settled``: no open border, no ko, no capturable string) and whether the
-    record ended by passes (``ended_by_passes``); ``finished`` is both.
+    record ended by passes (``ended_by_passes``); ``finished`` is both. Each ruleset
+    is scored with its own verdict on the status cases (:mod:`rulelab.life.status`):
+    ``status`` names the cases it decides otherwise than ``verdict`` (comma-separated,
+    null when none), and ``status_effect`` is what that moved its margin (the margin
+    minus the margin under ``verdict``; 0 when nothing moved).
     """
     labelled = _labelled(list(rulesets or resolve_rulesets(None, None)), record, komi)
     verdict = verdict or decide_life(position, life)
-    breakdowns = score_all(position, verdict, [ruleset for ruleset, _ in labelled], classes=classes)
+    cases = game_status(position, verdict) if cases is None else cases
+    chosen = [ruleset for ruleset, _ in labelled]
+    common = score_all(position, verdict, chosen, classes=classes)
+    own = {scoring: _status_scores(position, verdict, chosen, cases, scoring) for scoring in ("area", "territory")}
     state = {"board_settled": _board_settled(position, verdict), "ended_by_passes": position.ended_by_passes}
-    return [{**b.to_record(), **state, "komi_source": source} for b, (_, source) in zip(breakdowns, labelled)]
+    records = []
+    for i, (ruleset, source) in enumerate(labelled):
+        kinds, scored = own[ruleset.scoring]
+        b = scored[i] if scored else common[i]
+        records.append({**b.to_record(), **state, "komi_source": source, "status": kinds,
+                        "status_effect": b.margin - common[i].margin})
+    return records
+
+
+def game_status(position: Position, verdict) -> list[StatusCase]:
+    """The status cases of a record that ended by passes (none for one that stopped
+    early: its board is not one the rules would confirm)."""
+    return status_cases(position.board, verdict.dead) if position.ended_by_passes else []
+
+
+def _status_scores(position: Position, verdict, rulesets: list[Ruleset], cases: list[StatusCase],
+                   scoring: str) -> tuple[str | None, list[ScoreBreakdown] | None]:
+    """``(kinds, breakdowns)``: the cases that rules counting ``scoring`` decide
+    otherwise than ``verdict``, and every ruleset scored with those rules' dead stones
+    (None when they are the verdict's own)."""
+    changed = [case.kind for case in cases
+               if not np.array_equal(dead_under(verdict.dead, [case], scoring), verdict.dead)]
+    if not changed:
+        return None, None
+    own = replace(verdict, dead=dead_under(verdict.dead, cases, scoring))
+    return ",".join(sorted(set(changed))), score_all(position, own, rulesets)
 
 
 def _labelled(rulesets: list[Ruleset], record: Ruleset | None,
@@ -142,9 +180,11 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
             position = position_from_row(row)
             verdict = verdict or decide_life(position, life, rng_seed=seed)
             classes = classify_points(position, verdict)
+            cases = game_status(position, verdict)
             scored = score_game(position, counted, life=life, record=record, komi=komi,
-                                verdict=verdict, classes=classes)
-            lives.append(life_row(row["game_id"], verdict, classes))
+                                verdict=verdict, classes=classes, cases=cases)
+            lives.append(life_row(row["game_id"], verdict, classes, cases, counted,
+                                  {r.name: dead_under(verdict.dead, cases, r.scoring) for r in counted}))
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
             scored = failed_scores(rulesets, record, error, komi)
