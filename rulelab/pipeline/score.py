@@ -29,6 +29,7 @@ from rulelab.pipeline.duplicates import copies_of_games, mark_copies
 from rulelab.pipeline.engines import open_engine
 from rulelab.pipeline.ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
 from rulelab.position import Position
+from rulelab.read.cycles import OUTCOMES, WINNERS
 from rulelab.read.sources import ReadStats
 from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out, server_ruleset,
                            with_source_dame)
@@ -53,7 +54,7 @@ def _scores_schema() -> pa.Schema:
     columns += [(f.name, types[str(f.type)]) for f in fields(ScoreBreakdown)]
     ended = [("board_settled", pa.bool_()), ("ended_by_passes", pa.bool_()),
              ("has_illegal_moves", pa.bool_()), ("duplicate_of", pa.string()),
-             ("status", pa.string()), ("status_effect", pa.float64())]
+             ("status", pa.string()), ("status_effect", pa.float64()), ("repetition", pa.string())]
     return pa.schema(columns + ended + [("error", pa.string())])
 
 
@@ -191,8 +192,20 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
         for entry in scored:
             # A record with illegal moves did not reach its end by the rules, however it stopped.
             entry["finished"] = entry.get("finished") and not illegal
-            out.append({"game_id": row["game_id"], **entry, "has_illegal_moves": illegal})
+            out.append({"game_id": row["game_id"], **entry, "has_illegal_moves": illegal,
+                        **_repetition(row.get("cycle"), entry)})
     return {"scores": out, "life": lives}
+
+
+def _repetition(cycle: str | None, entry: dict) -> dict:
+    """The ``repetition`` column of a scores row of a game whose main line repeated a
+    whole board (its meaning under the row's ruleset, :data:`rulelab.read.cycles.OUTCOMES`),
+    and the winner it gives where that meaning decides the game (a draw, or ``void``
+    for no result); nothing for other games, or an error row."""
+    if cycle is None or entry.get("error"):
+        return {}
+    outcome = OUTCOMES.get(entry["ruleset"])
+    return {"repetition": outcome, **({"winner": WINNERS[outcome]} if outcome in WINNERS else {})}
 
 
 def _batch_verdicts(rows: list[dict], life: str) -> list[LifeVerdict | None]:

@@ -18,6 +18,10 @@ move and keeps the board in step with what the players did.
   the side to move as one more key.
 - The simple ko binds only the opponent's next move event: a pass, a skipped move or
   a second move by the capturer releases it.
+- The first whole-board repetition of the main line is kept as a cycle: a stone move
+  (not a simple-ko recapture) that recreates, with no pass between, the stones left by
+  an earlier event; :mod:`rulelab.read.cycles` names its kind (triple ko, eternal life,
+  round robin) from the captures and ko takes in between.
 
 Setup events (``AB``/``AW``/``AE``) may stand anywhere. They never capture, and they
 clear the ko. ``AE`` on a stone subtracts it from ``placed``; ``AB``/``AW`` on a stone
@@ -51,6 +55,7 @@ from rulelab.board import (
 )
 from rulelab.errors import GameError, IllegalMoveError, RulesError
 from rulelab.position import BLACK, EMPTY, WHITE, Position
+from rulelab.read.cycles import cycle_kind
 from rulelab.read.sgf.events import MOVE, PASS, SETUP_ADD, SETUP_EMPTY
 SUPERKO = len(STATUS_NAMES)
 """Reason code of a superko repetition, after the :mod:`rulelab.board` codes."""
@@ -77,6 +82,11 @@ class Replay:
     """Colour of the last move event, pass included (``EMPTY`` if there were none)."""
     ended_by_passes: bool
     """The last two move events are passes by both colours."""
+    cycle: tuple[int, int] | None = None
+    """``(start, end)``: move ``end`` (from 1) recreated the stones left after move
+    ``start`` (0: before the first move); None when nothing repeated."""
+    cycle_kind: str | None = None
+    """The cycle's kind (:func:`rulelab.read.cycles.cycle_kind`)."""
 
 
 @numba.njit(cache=True)
@@ -102,6 +112,11 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
     superko = ko_rule != KO_SIMPLE
     white_to_move = WHITE_TO_MOVE if ko_rule == KO_SITUATIONAL else np.uint64(0)
     seen = set()  # the hashes of the positions moved from
+    left_at = numba.typed.Dict.empty(numba.types.uint64, numba.types.int64)  # stones -> last event's move
+    left_at[h] = 0
+    taken_by_move = np.zeros(len(events) + 1, dtype=np.int64)
+    ko_by_move = np.zeros(len(events) + 1, dtype=np.bool_)
+    cycle_start, cycle_end, last_pass_move = -1, -1, 0
     ko, ko_colour = NO_POINT, EMPTY
     moves, last_mover, last_placer = 0, EMPTY, EMPTY
     last_pass, previous_pass = EMPTY, EMPTY  # colour of the last two move events if passes
@@ -122,6 +137,7 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
                     h ^= keys[new, p]
                 board[p] = new
             ko = NO_POINT
+            left_at[h] = moves
             continue
 
         moves += 1
@@ -135,6 +151,8 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
         if events[e, 2] == PASS:
             passes[colour] += 1
             last_pass = colour
+            last_pass_move = moves
+            left_at[h] = moves
             continue
         p = point_index(events[e, 2], events[e, 3], cols)
         status, taken, lost, new_ko = play(board, stride, p, colour, forbidden, suicide, stones)
@@ -161,12 +179,18 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
         if superko and not flagged and ((h ^ white_to_move) if colour == BLACK else h) in seen:
             illegal_move[n_illegal], illegal_reason[n_illegal] = moves, SUPERKO
             n_illegal += 1
+        taken_by_move[moves] = taken + lost
+        ko_by_move[moves] = new_ko != NO_POINT
+        if cycle_end < 0 and status != KO and h in left_at and left_at[h] >= last_pass_move:
+            cycle_start, cycle_end = left_at[h], moves
+        left_at[h] = moves
         ko, ko_colour = new_ko, opp
         last_placer = colour
 
     ended_by_passes = last_pass != EMPTY and previous_pass != EMPTY and last_pass != previous_pass
     return (board, placed, captured, passes, setup_placed, illegal_move[:n_illegal],
-            illegal_reason[:n_illegal], ko, moves, last_mover, last_placer, ended_by_passes)
+            illegal_reason[:n_illegal], ko, moves, last_mover, last_placer, ended_by_passes,
+            cycle_start, cycle_end, taken_by_move, ko_by_move)
 
 
 def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
@@ -215,7 +239,8 @@ def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
     """
     suicide_rule, ko_rule, events = _checked(rows, cols, events, suicide, ko, handicap, territory_marks)
     (board, placed, captured, passes, setup_placed, illegal_move, illegal_reason, ko_point, moves,
-     last_mover, last_placer, ended_by_passes) = _replay_events(rows, cols, events, suicide_rule, ko_rule)
+     last_mover, last_placer, ended_by_passes, cycle_start, cycle_end, taken_by_move,
+     ko_by_move) = _replay_events(rows, cols, events, suicide_rule, ko_rule)
     if moves:
         to_move = 3 - int(last_mover)
     else:
@@ -237,8 +262,12 @@ def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
         ended_by_passes=bool(ended_by_passes),
     )
     illegal = [(int(m), REASONS[r]) for m, r in zip(illegal_move, illegal_reason)]
+    cycle = None if cycle_end < 0 else (int(cycle_start), int(cycle_end))
+    kind = None if cycle is None else cycle_kind(taken_by_move[cycle[0] + 1:cycle[1] + 1],
+                                                 ko_by_move[cycle[0] + 1:cycle[1] + 1])
     return Replay(position=position, moves=int(moves), illegal=illegal,
-                  last_mover=int(last_mover), ended_by_passes=bool(ended_by_passes))
+                  last_mover=int(last_mover), ended_by_passes=bool(ended_by_passes),
+                  cycle=cycle, cycle_kind=kind)
 
 
 _FINE, _BAD_KIND, _OFF_BOARD = 0, 1, 2

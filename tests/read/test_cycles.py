@@ -1,0 +1,67 @@
+"""Whole-board repetitions: the replay finds the cycle, the scores give its meaning per ruleset."""
+
+import pytest
+
+from rulelab.pipeline.ingest import read_games
+from rulelab.pipeline.score import read_scores, score
+from rulelab.read.cycles import OUTCOMES
+from rulelab.read.replay import replay
+from rulelab.read.sgf.events import game_events
+from rulelab.read.sgf.parse import parse_game
+from rulelab.rules import PRESETS
+
+# Three kos on a 9x9 board: Black takes at c2 (under White's b2), White at h2 (under
+# Black's g2), Black at c6 (under White's b6); then each is retaken in turn, and move 6
+# leaves the stones set up: a triple ko. Both players pass after it.
+TRIPLE_KO = ("(;GM[1]FF[4]SZ[9]RU[Japanese]KM[6.5]"
+             "AB[ba][ab][bc][ha][gb][ib][hc][be][af][bg]"
+             "AW[ca][bb][db][cc][ga][fb][gc][ce][bf][df][cg]"
+             ";B[cb];W[hb];B[cf];W[bb];B[gb];W[bf];B[];W[])")
+
+# On the top edge of a 7x7 board White's two stones b1-c1 have one liberty, d1. Black
+# takes them there (2 stones, no ko), White plays back at b1, Black at e1 leaves his two
+# stones one liberty, c1, where White takes them: four moves, no ko, the same board, as
+# in eternal life (长生劫).
+ETERNAL_LIFE = ("(;GM[1]FF[4]SZ[7]RU[Chinese]KM[7.5]"
+                "AB[aa][ab][bb][cb]AW[ba][ca][db][eb][fb][fa]"
+                ";B[da];W[ba];B[ea];W[ca];B[da];W[ba])")
+
+
+def replayed(record):
+    return replay(7 if "SZ[7]" in record else 9, 7 if "SZ[7]" in record else 9,
+                  game_events(parse_game(record)))
+
+
+def test_a_triple_ko_is_found_with_its_moves():
+    result = replayed(TRIPLE_KO)
+    assert (result.cycle, result.cycle_kind) == ((0, 6), "triple_ko")
+    assert result.illegal == [] and result.ended_by_passes
+
+
+def test_a_cycle_without_a_ko_is_eternal_life():
+    result = replayed(ETERNAL_LIFE)
+    assert (result.cycle, result.cycle_kind) == ((0, 4), "eternal_life")
+
+
+def test_a_ko_retaken_after_a_pass_is_no_cycle():
+    result = replayed("(;GM[1]FF[4]SZ[9]AB[ba][ab][bc]AW[ca][bb][db][cc];B[cb];W[];B[];W[bb])")
+    assert result.cycle is None and result.illegal == []
+
+
+def test_superko_forbids_the_move_that_closes_the_cycle():
+    result = replay(9, 9, game_events(parse_game(TRIPLE_KO)), ko="positional")
+    assert (6, "superko") in result.illegal and result.cycle == (0, 6)
+
+
+@pytest.mark.parametrize("record, kind", [(TRIPLE_KO, "triple_ko"), (ETERNAL_LIFE, "eternal_life")])
+def test_each_ruleset_gives_the_cycle_its_meaning(tmp_path, record, kind):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "cycle.sgf").write_text(record)
+    score([folder], tmp_path / "run", jobs=1)
+    games = read_games(tmp_path / "run")
+    assert games.cycle.tolist() == [kind]
+    scores = read_scores(tmp_path / "run").query("komi_source == 'standard'").set_index("ruleset")
+    assert scores.repetition.to_dict() == {name: OUTCOMES[name] for name in PRESETS}
+    assert scores.winner["chinese"] == "draw" and scores.winner["japanese"] == "void"
+    assert scores.winner["korean"] == "void" and scores.winner["ing"] in ("B", "W")
