@@ -21,6 +21,7 @@ from rulelab.analysis.divergence import (COMMON_KOMI, KOMI_BASES, any_disagreeme
 from rulelab.analysis.komi_sections import (komi_section, margins_section, published_section, rekomi_section,
                                             strata_section)
 from rulelab.analysis.report import Code, Section, Text, Workspace, json_text
+from rulelab.analysis.rules_cases import rules_cases_section
 from rulelab.analysis.shared import ReportTables, missing
 from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strata, rank_band
 from rulelab.analysis.summary import findings_section, model_section
@@ -261,6 +262,7 @@ SECTIONS = {
     "divergence": divergence_section,
     "attribution": attribution_section,
     "examples": examples_section,
+    "rules_cases": rules_cases_section,
     "margins": margins_section,
     "komi": komi_section,
     "strata": strata_section,

@@ -29,7 +29,7 @@ from rulelab.pipeline.duplicates import copies_of_games, mark_copies
 from rulelab.pipeline.engines import open_engine
 from rulelab.pipeline.ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
 from rulelab.position import Position
-from rulelab.read.cycles import OUTCOMES, WINNERS
+from rulelab.read.cycles import WINNERS, repetition
 from rulelab.read.sources import ReadStats
 from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, get_ruleset, played_out, server_ruleset,
                            with_source_dame)
@@ -193,18 +193,18 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
             # A record with illegal moves did not reach its end by the rules, however it stopped.
             entry["finished"] = entry.get("finished") and not illegal
             out.append({"game_id": row["game_id"], **entry, "has_illegal_moves": illegal,
-                        **_repetition(row.get("cycle"), entry)})
+                        **_repetition(row, entry)})
     return {"scores": out, "life": lives}
 
 
-def _repetition(cycle: str | None, entry: dict) -> dict:
+def _repetition(row: dict, entry: dict) -> dict:
     """The ``repetition`` column of a scores row of a game whose main line repeated a
-    whole board (its meaning under the row's ruleset, :data:`rulelab.read.cycles.OUTCOMES`),
+    whole board (its meaning under the row's ruleset, :func:`rulelab.read.cycles.repetition`),
     and the winner it gives where that meaning decides the game (a draw, or ``void``
     for no result); nothing for other games, or an error row."""
-    if cycle is None or entry.get("error"):
+    if row.get("cycle") is None or entry.get("error"):
         return {}
-    outcome = OUTCOMES.get(entry["ruleset"])
+    outcome = repetition(entry["ruleset"], row["cycle_start"], row["cycle_end"])
     return {"repetition": outcome, **({"winner": WINNERS[outcome]} if outcome in WINNERS else {})}
 
 

@@ -15,12 +15,15 @@ board with no pass in between (:mod:`rulelab.read.replay`). The rules texts
   Korean rules and stone scoring follow here;
 - ``resolved``: Ing's rules end every cycle by their ko rules (Art. 5, 劫分争搅: a
   fighting ko's hot stone needs a move between takes, a disturbing ko is banned once
-  round), so the game goes on to a count.
+  round), so the game goes on to a count; so does situational superko a cycle of an
+  odd number of moves (:func:`repetition`).
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from rulelab.rules import PRESETS
 
 TRIPLE_KO, ETERNAL_LIFE, ROUND_ROBIN = "triple_ko", "eternal_life", "round_robin"
 
@@ -38,9 +41,9 @@ WINNERS = {"draw": "draw", "no_result": "void"}
 def cycle_kind(taken: np.ndarray, ko_takes: np.ndarray) -> str:
     """The kind of a cycle from its stone moves' captures (``taken``, stones removed by
     each) and whether each took a ko (``ko_takes``): every move a ko take is a triple ko
-    (three kos or more, as a cycle of ko takes needs), no ko take at all is eternal life
-    (its captures are of two stones or more), and a mixture is a round robin, such as
-    sending two and returning one.
+    (three kos or more, as a cycle of ko takes needs); no ko take and every capture of
+    two stones or more is eternal life (长生劫); anything else is a round robin (循环劫),
+    such as sending two and returning one (two stones given, one taken back).
 
     Examples
     --------
@@ -48,9 +51,28 @@ def cycle_kind(taken: np.ndarray, ko_takes: np.ndarray) -> str:
     'triple_ko'
     >>> cycle_kind(np.array([2, 0, 0, 2]), np.array([False] * 4))
     'eternal_life'
-    >>> cycle_kind(np.array([0, 2, 1]), np.array([False, False, True]))
+    >>> cycle_kind(np.array([0, 2, 1]), np.array([False] * 3))
     'round_robin'
     """
     if ko_takes.all():
         return TRIPLE_KO
-    return ETERNAL_LIFE if not ko_takes.any() else ROUND_ROBIN
+    if not ko_takes.any() and (taken[taken > 0] >= 2).all():
+        return ETERNAL_LIFE
+    return ROUND_ROBIN
+
+
+def repetition(ruleset: str, start: int, end: int) -> str | None:
+    """What the cycle between moves ``start`` and ``end`` means under the preset named
+    ``ruleset`` (None for a ruleset that is not a preset). An odd cycle recreates the
+    stones with the other side to move, which situational superko (AGA, NZ) allows:
+    there the cycle is broken only on its second round, and counts as ``resolved``.
+
+    Examples
+    --------
+    >>> repetition("aga", 10, 16), repetition("aga", 10, 13), repetition("tromp-taylor", 10, 13)
+    ('forbidden', 'resolved', 'forbidden')
+    """
+    outcome = OUTCOMES.get(ruleset)
+    if outcome == "forbidden" and PRESETS[ruleset].ko == "situational" and (end - start) % 2:
+        return "resolved"
+    return outcome

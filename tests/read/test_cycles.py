@@ -26,10 +26,18 @@ ETERNAL_LIFE = ("(;GM[1]FF[4]SZ[7]RU[Chinese]KM[7.5]"
                 "AB[aa][ab][bb][cb]AW[ba][ca][db][eb][fb][fa]"
                 ";B[da];W[ba];B[ea];W[ca];B[da];W[ba])")
 
+# kgs-dev 2002-02-16-8's lower right corner on a 5x5 board: Black gives two stones at c1,
+# White takes them at e1, Black takes White's stone back at d1 (not a ko: two
+# liberties): three moves, the same stones, the other side to move (sending two,
+# returning one).
+SEND_TWO_RETURN_ONE = ("(;GM[1]FF[4]SZ[5]RU[Japanese]KM[6.5]"
+                       "AB[ac][bc][ec][ad][ed][ae][de]AW[cc][bd][cd][dd][be]"
+                       ";B[ce];W[ee];B[de])")
+
 
 def replayed(record):
-    return replay(7 if "SZ[7]" in record else 9, 7 if "SZ[7]" in record else 9,
-                  game_events(parse_game(record)))
+    size = int(record.split("SZ[")[1].split("]")[0])
+    return replay(size, size, game_events(parse_game(record)))
 
 
 def test_a_triple_ko_is_found_with_its_moves():
@@ -41,6 +49,11 @@ def test_a_triple_ko_is_found_with_its_moves():
 def test_a_cycle_without_a_ko_is_eternal_life():
     result = replayed(ETERNAL_LIFE)
     assert (result.cycle, result.cycle_kind) == ((0, 4), "eternal_life")
+
+
+def test_giving_two_and_taking_one_back_is_a_round_robin():
+    result = replayed(SEND_TWO_RETURN_ONE)
+    assert (result.cycle, result.cycle_kind) == ((0, 3), "round_robin")
 
 
 def test_a_ko_retaken_after_a_pass_is_no_cycle():
