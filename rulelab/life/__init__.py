@@ -104,7 +104,7 @@ def decide_life(position: Position, method: str = "auto", *, rng_seed: int = 0) 
     stones = board != EMPTY
     proof_only = bool((estimate.proven | ~stones).all())
     return _verdict(position, estimate.dead, estimate.proven, "proof" if proof_only else "estimate",
-                    estimate.confidence, estimate.flags)
+                    estimate.confidence, estimate.flags, estimate.ko_kills)
 
 
 def decide_lives(positions: Sequence[Position], method: str = "auto", *,
@@ -126,12 +126,12 @@ def _given(position: Position, dead: np.ndarray, method: str, confidence: float 
 
 
 def _verdict(position: Position, dead: np.ndarray, proven: np.ndarray, method: str,
-             confidence: float, flags: tuple[str, ...] = ()) -> LifeVerdict:
+             confidence: float, flags: tuple[str, ...] = (), ko_kills: tuple = ()) -> LifeVerdict:
     open_points = unsettled_points(position.board, dead)
     return LifeVerdict(
         dead=dead, method=method, confidence=confidence,
         finished=is_finished(position, open_points), proven=proven,
-        unsettled=int(open_points.sum()), flags=flags,
+        unsettled=int(open_points.sum()), flags=flags, ko_kills=ko_kills,
     )
 
 

@@ -270,7 +270,7 @@ class Reading:
     """Dead only by winning a ko: it lives if the defender can always retake."""
     mendable: bool = False
     """Dead only by a ko that the defender, moving first, mends: a ko left unmended at
-    the end (the Japanese 1989 commentary on Art. 7-2, Fig. 9)."""
+    the end (the Japanese 1989 commentary on Art. 7-2, Fig. 9). Never a false seki."""
 
     @property
     def in_corner(self) -> bool:
@@ -321,5 +321,7 @@ def read_enclosed(board: np.ndarray, worth_reading=None, survival=None,
         if dead is None or (group.outside and not dead):
             continue
         needs_ko = dead and attacker_kills(padded, stride, group, defender_retakes_ko=True) is False
-        mendable = needs_ko and attacker_kills(padded, stride, group, defender_first=True) is False
+        # a false seki's life is never read (the defender's moves elsewhere are not searched)
+        mendable = (needs_ko and not group.outside
+                    and attacker_kills(padded, stride, group, defender_first=True) is False)
         yield Reading(stones, space, walls, dead=dead, needs_ko=needs_ko, mendable=mendable)

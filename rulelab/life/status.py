@@ -21,10 +21,9 @@ that live or die by a ko (``../shared/docs/rules-texts/``):
 A ko the attacker cannot take first (an approach ko, Fig. 10 and 11) decides nothing
 differently: the confirmation gives the loser of the ko the pass it needs.
 
-The cases are read with :func:`rulelab.life.reading.read_enclosed` on the final board,
-only where the common verdict leaves the group's walls alive: a case inside a dead
-group's area changes nothing. A false seki whose kill needs a ko is not among them: its
-reading needs the playouts (:mod:`rulelab.life.reading`). The Japanese verdict of an
+The cases are the estimator's ko kills and those :func:`rulelab.life.reading.read_enclosed`
+finds on the final board, kept only where the common verdict leaves the group's walls
+alive: a case inside a dead group's area changes nothing. The Japanese verdict of an
 unmended ko is scored as its dead stones say (both removed, the corner the attacker's);
 the commentary does not say how such a corner is counted.
 """
@@ -72,12 +71,15 @@ class StatusCase:
     and, for an unmended ko, under the Japanese confirmation too (both dead, Fig. 9)."""
 
 
-def status_cases(board: np.ndarray, dead: np.ndarray) -> list[StatusCase]:
-    """The status cases of a finished ``board`` given the common verdict ``dead``."""
+def status_cases(board: np.ndarray, dead: np.ndarray, known: tuple = ()) -> list[StatusCase]:
+    """The status cases of a finished ``board`` given the common verdict ``dead`` and the
+    readings of ko kills it ``known`` (the estimator's, :attr:`rulelab.life.LifeVerdict.ko_kills`,
+    some of which only its playouts could find: a false seki, a board after clean captures)."""
     cases = []
     kos = None
-    for reading in read_enclosed(board):
-        if not reading.needs_ko or dead[reading.walls].any():
+    found = [r for r in read_enclosed(board) if r.needs_ko and not any((r.stones & k.stones).any() for k in known)]
+    for reading in (*known, *found):
+        if dead[reading.walls].any():
             continue
         inside = reading.space & (board != EMPTY)
         if reading.mendable:

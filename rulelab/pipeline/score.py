@@ -132,7 +132,9 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
 def game_status(position: Position, verdict) -> list[StatusCase]:
     """The status cases of a record that ended by passes (none for one that stopped
     early: its board is not one the rules would confirm)."""
-    return status_cases(position.board, verdict.dead) if position.ended_by_passes else []
+    if not position.ended_by_passes:
+        return []
+    return status_cases(position.board, verdict.dead, getattr(verdict, "ko_kills", ()))
 
 
 def _status_scores(position: Position, verdict, rulesets: list[Ruleset], cases: list[StatusCase],

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from positions import named_positions
+from rulelab.life import decide_life
 from rulelab.life.status import UNMENDED_KO, dead_under, open_kos, status_cases
-from rulelab.pipeline.score import score_game
+from rulelab.pipeline.score import game_status, score_game
 from rulelab.position import Position
 from rulelab.rules import PRESETS
 
@@ -68,3 +69,15 @@ def test_open_kos_are_the_points_where_a_take_is_a_ko():
         . X O .
     """).board
     np.testing.assert_array_equal(np.argwhere(open_kos(board)), [[0, 0], [1, 2], [2, 0]])
+
+
+def test_the_estimator_s_ko_kills_are_cases_though_only_its_playouts_find_them():
+    # kgs-dev 2002-03-14-10: the kill needs White to fill Black's outside liberties
+    # first, which only a reading given the playouts' seki shares looks at.
+    named = named_positions("life")["false_seki_in_the_corner"]
+    position = Position.from_diagram(named.diagram.upper(), ended_by_passes=True)
+    assert not status_cases(position.board, np.zeros(position.board.shape, bool))
+    verdict = decide_life(position)
+    (case,) = game_status(position, verdict)
+    assert case.kind == "bent_four_in_the_corner" and verdict.dead[case.stones].all()
+    assert case.dead_under == ("territory", "area")
