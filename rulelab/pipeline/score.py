@@ -202,12 +202,14 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: str, komi:
 def _repetition(row: dict, entry: dict) -> dict:
     """The ``repetition`` column of a scores row of a game whose main line repeated a
     whole board (its meaning under the row's ruleset, :func:`rulelab.read.cycles.repetition`),
-    and the winner it gives where that meaning decides the game (a draw, or ``void``
-    for no result); nothing for other games, or an error row."""
+    and, for a record that ends in the cycle, the winner it gives where that meaning
+    decides the game (a draw, or ``void`` for no result); nothing for other games, or an
+    error row."""
     if row.get("cycle") is None or entry.get("error"):
         return {}
     outcome = repetition(entry["ruleset"], row["cycle_start"], row["cycle_end"])
-    return {"repetition": outcome, **({"winner": WINNERS[outcome]} if outcome in WINNERS else {})}
+    decided = row["ended_in_cycle"] and outcome in WINNERS
+    return {"repetition": outcome, **({"winner": WINNERS[outcome]} if decided else {})}
 
 
 def _batch_verdicts(rows: list[dict], life: str) -> list[LifeVerdict | None]:

@@ -17,6 +17,11 @@ board with no pass in between (:mod:`rulelab.read.replay`). The rules texts
   fighting ko's hot stone needs a move between takes, a disturbing ko is banned once
   round), so the game goes on to a count; so does situational superko a cycle of an
   odd number of moves (:func:`repetition`).
+
+A draw or no result decides a game only where the players stopped in the cycle (the
+record ends on one of its boards): the 1989 rules ask for both players' agreement, the
+essay says a triple ko *may* be judged a draw, and players who broke the cycle played on
+to a result of their own.
 """
 
 from __future__ import annotations

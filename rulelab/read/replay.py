@@ -87,6 +87,9 @@ class Replay:
     ``start`` (0: before the first move); None when nothing repeated."""
     cycle_kind: str | None = None
     """The cycle's kind (:func:`rulelab.read.cycles.cycle_kind`)."""
+    ended_in_cycle: bool = False
+    """The record ends on a board of the cycle: the players stopped in it, rather than
+    one of them breaking it."""
 
 
 @numba.njit(cache=True)
@@ -114,6 +117,7 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
     seen = set()  # the hashes of the positions moved from
     left_at = numba.typed.Dict.empty(numba.types.uint64, numba.types.int64)  # stones -> last event's move
     left_at[h] = 0
+    hash_by_move = np.zeros(len(events) + 1, dtype=np.uint64)  # the stones after each move
     taken_by_move = np.zeros(len(events) + 1, dtype=np.int64)
     ko_by_move = np.zeros(len(events) + 1, dtype=np.bool_)
     cycle_start, cycle_end, last_pass_move = -1, -1, 0
@@ -138,6 +142,7 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
                 board[p] = new
             ko = NO_POINT
             left_at[h] = moves
+            hash_by_move[moves] = h
             continue
 
         moves += 1
@@ -153,6 +158,7 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
             last_pass = colour
             last_pass_move = moves
             left_at[h] = moves
+            hash_by_move[moves] = h
             continue
         p = point_index(events[e, 2], events[e, 3], cols)
         status, taken, lost, new_ko = play(board, stride, p, colour, forbidden, suicide, stones)
@@ -184,13 +190,15 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
         if cycle_end < 0 and status != KO and h in left_at and left_at[h] >= last_pass_move:
             cycle_start, cycle_end = left_at[h], moves
         left_at[h] = moves
+        hash_by_move[moves] = h
         ko, ko_colour = new_ko, opp
         last_placer = colour
 
     ended_by_passes = last_pass != EMPTY and previous_pass != EMPTY and last_pass != previous_pass
+    ended_in_cycle = cycle_end >= 0 and (hash_by_move[cycle_start:cycle_end + 1] == h).any()
     return (board, placed, captured, passes, setup_placed, illegal_move[:n_illegal],
             illegal_reason[:n_illegal], ko, moves, last_mover, last_placer, ended_by_passes,
-            cycle_start, cycle_end, taken_by_move, ko_by_move)
+            cycle_start, cycle_end, taken_by_move, ko_by_move, ended_in_cycle)
 
 
 def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
@@ -240,7 +248,7 @@ def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
     suicide_rule, ko_rule, events = _checked(rows, cols, events, suicide, ko, handicap, territory_marks)
     (board, placed, captured, passes, setup_placed, illegal_move, illegal_reason, ko_point, moves,
      last_mover, last_placer, ended_by_passes, cycle_start, cycle_end, taken_by_move,
-     ko_by_move) = _replay_events(rows, cols, events, suicide_rule, ko_rule)
+     ko_by_move, ended_in_cycle) = _replay_events(rows, cols, events, suicide_rule, ko_rule)
     if moves:
         to_move = 3 - int(last_mover)
     else:
@@ -267,7 +275,7 @@ def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
                                                  ko_by_move[cycle[0] + 1:cycle[1] + 1])
     return Replay(position=position, moves=int(moves), illegal=illegal,
                   last_mover=int(last_mover), ended_by_passes=bool(ended_by_passes),
-                  cycle=cycle, cycle_kind=kind)
+                  cycle=cycle, cycle_kind=kind, ended_in_cycle=bool(ended_in_cycle))
 
 
 _FINE, _BAD_KIND, _OFF_BOARD = 0, 1, 2

@@ -77,6 +77,7 @@ GAMES_SCHEMA = pa.schema(
         ("cycle", pa.string()),
         ("cycle_start", pa.int32()),
         ("cycle_end", pa.int32()),
+        ("ended_in_cycle", pa.bool_()),
         ("board", pa.binary()),
         ("territory_marks", pa.binary()),
     ]

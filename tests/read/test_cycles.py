@@ -43,7 +43,12 @@ def replayed(record):
 def test_a_triple_ko_is_found_with_its_moves():
     result = replayed(TRIPLE_KO)
     assert (result.cycle, result.cycle_kind) == ((0, 6), "triple_ko")
-    assert result.illegal == [] and result.ended_by_passes
+    assert result.illegal == [] and result.ended_by_passes and result.ended_in_cycle
+
+
+def test_a_cycle_broken_by_a_connection_is_not_where_the_record_ends():
+    broken = replayed(TRIPLE_KO.replace(";B[];W[])", ";B[ee];W[cb];B[];W[])"))  # White connects at c2
+    assert broken.cycle == (0, 6) and not broken.ended_in_cycle
 
 
 def test_a_cycle_without_a_ko_is_eternal_life():
@@ -78,3 +83,13 @@ def test_each_ruleset_gives_the_cycle_its_meaning(tmp_path, record, kind):
     assert scores.repetition.to_dict() == {name: OUTCOMES[name] for name in PRESETS}
     assert scores.winner["chinese"] == "draw" and scores.winner["japanese"] == "void"
     assert scores.winner["korean"] == "void" and scores.winner["ing"] in ("B", "W")
+
+
+def test_a_broken_cycle_keeps_the_counted_winner(tmp_path):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "cycle.sgf").write_text(TRIPLE_KO.replace(";B[];W[])", ";B[ee];W[cb];B[];W[])"))
+    score([folder], tmp_path / "run", jobs=1, rules=["chinese", "japanese"])
+    scores = read_scores(tmp_path / "run").query("komi_source == 'standard'").set_index("ruleset")
+    assert scores.repetition.to_dict() == {"chinese": "draw", "japanese": "no_result"}
+    assert set(scores.winner) <= {"B", "W"}
