@@ -19,9 +19,9 @@ board with no pass in between (:mod:`rulelab.read.replay`). The rules texts
   odd number of moves (:func:`repetition`).
 
 A draw or no result decides a game only where the players stopped in the cycle (the
-record ends on one of its boards): the 1989 rules ask for both players' agreement, the
-essay says a triple ko *may* be judged a draw, and players who broke the cycle played on
-to a result of their own.
+record ends on one of its boards, and not by two passes): the 1989 rules ask for both
+players' agreement, the essay says a triple ko *may* be judged a draw, and players who
+broke the cycle, or passed to a count, reached a result of their own.
 """
 
 from __future__ import annotations

@@ -88,8 +88,8 @@ class Replay:
     cycle_kind: str | None = None
     """The cycle's kind (:func:`rulelab.read.cycles.cycle_kind`)."""
     ended_in_cycle: bool = False
-    """The record ends on a board of the cycle: the players stopped in it, rather than
-    one of them breaking it."""
+    """The record ends on a board of the cycle, and not by two passes: the players
+    stopped in it, rather than one of them breaking it or both passing to a count."""
 
 
 @numba.njit(cache=True)
@@ -195,7 +195,8 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
         last_placer = colour
 
     ended_by_passes = last_pass != EMPTY and previous_pass != EMPTY and last_pass != previous_pass
-    ended_in_cycle = cycle_end >= 0 and (hash_by_move[cycle_start:cycle_end + 1] == h).any()
+    ended_in_cycle = (cycle_end >= 0 and not ended_by_passes
+                      and (hash_by_move[cycle_start:cycle_end + 1] == h).any())
     return (board, placed, captured, passes, setup_placed, illegal_move[:n_illegal],
             illegal_reason[:n_illegal], ko, moves, last_mover, last_placer, ended_by_passes,
             cycle_start, cycle_end, taken_by_move, ko_by_move, ended_in_cycle)
