@@ -18,9 +18,9 @@ move and keeps the board in step with what the players did.
   the side to move as one more key.
 - The simple ko binds only the opponent's next move event: a pass, a skipped move or
   a second move by the capturer releases it.
-- The first whole-board repetition of the main line is kept as a cycle: a stone move
-  (not a simple-ko recapture) that recreates, with no pass between, the stones left by
-  an earlier event; :mod:`rulelab.read.cycles` names its kind (triple ko, eternal life,
+- The first whole-board repetition of the main line is kept as a cycle: a legal stone
+  move that recreates, with no pass and no illegal move between, the stones left by an
+  earlier event (a suicide played anyway, or a simple-ko recapture, repeats a board too); :mod:`rulelab.read.cycles` names its kind (triple ko, eternal life,
   round robin) from the captures and ko takes in between.
 
 Setup events (``AB``/``AW``/``AE``) may stand anywhere. They never capture, and they
@@ -141,7 +141,7 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
     hash_by_move = np.zeros(len(events) + 1, dtype=np.uint64)  # the stones after each move
     taken_by_move = np.zeros(len(events) + 1, dtype=np.int64)
     ko_by_move = np.zeros(len(events) + 1, dtype=np.bool_)
-    cycle_start, cycle_end, last_pass_move = -1, -1, 0
+    cycle_start, cycle_end, last_break = -1, -1, 0  # a cycle holds no pass and no illegal move
     ko, ko_colour = NO_POINT, EMPTY
     moves, last_mover, last_placer = 0, EMPTY, EMPTY
     last_pass, previous_pass = EMPTY, EMPTY  # colour of the last two move events if passes
@@ -177,7 +177,7 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
         if events[e, 2] == PASS:
             passes[colour] += 1
             last_pass = colour
-            last_pass_move = moves
+            last_break = moves
             _remember(left_keys, left_at, h, moves)
             hash_by_move[moves] = h
             continue
@@ -187,6 +187,7 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
         if flagged:
             illegal_move[n_illegal], illegal_reason[n_illegal] = moves, status
             n_illegal += 1
+            last_break = moves
             if status == OCCUPIED:
                 continue
             # the record says the stone was played: play it as the rules would without the ban
@@ -208,7 +209,7 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
             n_illegal += 1
         taken_by_move[moves] = taken + lost
         ko_by_move[moves] = new_ko != NO_POINT
-        if cycle_end < 0 and status != KO and left_at[_slot(left_keys, left_at, h)] >= last_pass_move:
+        if cycle_end < 0 and left_at[_slot(left_keys, left_at, h)] >= last_break:
             cycle_start, cycle_end = left_at[_slot(left_keys, left_at, h)], moves
         _remember(left_keys, left_at, h, moves)
         hash_by_move[moves] = h

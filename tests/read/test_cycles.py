@@ -63,6 +63,12 @@ def test_giving_two_and_taking_one_back_is_a_round_robin():
     assert (result.cycle, result.cycle_kind) == ((0, 3), "round_robin")
 
 
+def test_a_suicide_played_anyway_is_no_cycle():
+    # dev-mixed had 1-move "cycles": a lone stone played into no liberty and removed
+    result = replayed("(;GM[1]FF[4]SZ[9]AB[ba][ab];W[aa];B[ee])")
+    assert result.illegal == [(1, "suicide")] and result.cycle is None
+
+
 def test_a_ko_retaken_after_a_pass_is_no_cycle():
     result = replayed("(;GM[1]FF[4]SZ[9]AB[ba][ab][bc]AW[ca][bb][db][cc];B[cb];W[];B[];W[bb])")
     assert result.cycle is None and result.illegal == []
