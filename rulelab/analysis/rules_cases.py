@@ -40,7 +40,8 @@ def status_counts(life: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     rows = rows.assign(kind=rows["status"].str.split(",")).explode("kind")
     moved = rows.pivot_table(index="kind", columns="ruleset", values="game_id", aggfunc="nunique")
     flipped = rows[rows["winner_changed"]].groupby("kind")["game_id"].nunique().rename("winner_changed")
-    return counts.join(moved.add_prefix("moved_"), how="left").join(flipped).fillna(0).astype(int).reset_index()
+    counts = counts.join(moved.add_prefix("moved_"), how="left").join(flipped)
+    return counts.fillna(0).astype(int).reset_index()
 
 
 def cycle_counts(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
@@ -65,22 +66,27 @@ def rules_cases_section(tables: ReportTables, out: Workspace) -> Section:
                    "own verdict; `moved_<ruleset>` counts the games whose margin that moved, "
                    "`winner_changed` those where it changed a winner under some ruleset.")]
     blocks.append(out.table("status_cases", status, "Games with each status case"))
-    blocks.append(out.table("cycles", cycles, "Games with each whole-board cycle, and its meaning per ruleset"))
+    blocks.append(out.table("cycles", cycles,
+                            "Games with each whole-board cycle, and its meaning per ruleset"))
     examples = status_cases_table(life).drop_duplicates("kind")
     for row in examples.itertuples(index=False):
-        blocks += _drawn(tables, out, row.game_id, f"status_{row.kind}",
-                         f"{row.kind}: a group of {row.stones} stones, dead under {row.dead_under or 'none'}")
+        blocks += _drawn(tables, out, row.game_id, row.kind,
+                         f"a group of {row.stones} stones, dead under {row.dead_under or 'no ruleset'}")
     if not cycles.empty:
-        for row in games[games["cycle"].notna()].drop_duplicates("cycle").itertuples(index=False):
-            blocks += _drawn(tables, out, row.game_id, f"cycle_{row.cycle}",
-                             f"{row.cycle}: move {row.cycle_end} recreates the board after move "
-                             f"{row.cycle_start}; the final board")
+        # a record whose players stopped in its cycle shows one of its boards
+        cycled = games[games["cycle"].notna()].sort_values(["ended_in_cycle", "game_id"],
+                                                            ascending=[False, True])
+        for row in cycled.drop_duplicates("cycle").itertuples(index=False):
+            where = ", one of the cycle's: the players stopped in it" if row.ended_in_cycle else ""
+            blocks += _drawn(tables, out, row.game_id, row.cycle,
+                             f"move {int(row.cycle_end)} recreates the board after move "
+                             f"{int(row.cycle_start)}; the final board{where}")
     return Section("rules_cases", "Where the rules decide life and repetition differently", blocks)
 
 
-def _drawn(tables: ReportTables, out: Workspace, game_id: str, name: str, caption: str) -> list:
-    """The final board of ``game_id`` with the stored verdict's dead stones, its status
-    cases' stones marked (none when the game has no board)."""
+def _drawn(tables: ReportTables, out: Workspace, game_id: str, kind: str, caption: str) -> list:
+    """The final board of ``game_id``, an example of ``kind``, with the stored verdict's
+    dead stones and its status cases' stones marked."""
     game = tables.games.set_index("game_id").loc[game_id]
     if isinstance(game, pd.DataFrame):
         game = game.iloc[0]
@@ -92,7 +98,7 @@ def _drawn(tables: ReportTables, out: Workspace, game_id: str, name: str, captio
     if not rows.empty and rows.iloc[0].get("status_cases") is not None:
         for case in rows.iloc[0]["status_cases"]:
             marks |= np.frombuffer(case["stones"], dtype=np.int8).reshape(shape).astype(bool)
-    figure = diagrams.draw_board(board, title=f"game {game_id}: {caption}", marks=marks,
-                                 mark_label="the status case's group",
+    figure = diagrams.draw_board(board, title=f"{kind}: game {game_id[:8]}",
+                                 marks=marks if marks.any() else None, mark_label="the status case's group",
                                  dead=None if verdict is None else verdict.dead)
-    return [out.figure(name, figure, f"Game {game_id}: {caption}.")]
+    return [out.figure(f"rules_case_{kind}", figure, f"{kind}, game {game_id}: {caption}.")]

@@ -77,7 +77,8 @@ def status_cases(board: np.ndarray, dead: np.ndarray, known: tuple = ()) -> list
     some of which only its playouts could find: a false seki, a board after clean captures)."""
     cases = []
     kos = None
-    found = [r for r in read_enclosed(board) if r.needs_ko and not any((r.stones & k.stones).any() for k in known)]
+    found = [r for r in read_enclosed(board)
+             if r.needs_ko and not any((r.stones & k.stones).any() for k in known)]
     for reading in (*known, *found):
         if dead[reading.walls].any():
             continue

@@ -118,7 +118,8 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     cases = game_status(position, verdict) if cases is None else cases
     chosen = [ruleset for ruleset, _ in labelled]
     common = score_all(position, verdict, chosen, classes=classes)
-    own = {scoring: _status_scores(position, verdict, chosen, cases, scoring) for scoring in ("area", "territory")}
+    own = {scoring: _status_scores(position, verdict, chosen, cases, scoring)
+           for scoring in ("area", "territory")}
     state = {"board_settled": _board_settled(position, verdict), "ended_by_passes": position.ended_by_passes}
     records = []
     for i, (ruleset, source) in enumerate(labelled):

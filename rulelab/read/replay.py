@@ -19,9 +19,10 @@ move and keeps the board in step with what the players did.
 - The simple ko binds only the opponent's next move event: a pass, a skipped move or
   a second move by the capturer releases it.
 - The first whole-board repetition of the main line is kept as a cycle: a legal stone
-  move that recreates, with no pass and no illegal move between, the stones left by an
-  earlier event (a suicide played anyway, or a simple-ko recapture, repeats a board too); :mod:`rulelab.read.cycles` names its kind (triple ko, eternal life,
-  round robin) from the captures and ko takes in between.
+  move that recreates, with no pass and no illegal move between (nor two moves of one
+  colour in a row, a pass left out), the stones left by an earlier event (a suicide
+  played anyway, or a simple-ko recapture, repeats a board too); :mod:`rulelab.read.cycles` names its kind (triple ko, eternal life, round robin)
+  from the captures and ko takes in between.
 
 Setup events (``AB``/``AW``/``AE``) may stand anywhere. They never capture, and they
 clear the ko. ``AE`` on a stone subtracts it from ``placed``; ``AB``/``AW`` on a stone
@@ -166,6 +167,8 @@ def _replay_events(rows, cols, events, suicide, ko_rule):
             hash_by_move[moves] = h
             continue
 
+        if colour == last_mover:  # a move left out between two of one colour: a pass
+            last_break = moves
         moves += 1
         last_mover = colour
         previous_pass = last_pass

@@ -25,7 +25,8 @@ def setup_record(diagram: str) -> str:
 def test_the_section_counts_and_draws_each_case(tmp_path):
     folder = tmp_path / "games"
     folder.mkdir()
-    (folder / "bent_four.sgf").write_text(setup_record(named_positions("status")["bent_four_with_two_open_kos"].diagram))
+    diagram = named_positions("status")["bent_four_with_two_open_kos"].diagram
+    (folder / "bent_four.sgf").write_text(setup_record(diagram))
     (folder / "triple_ko.sgf").write_text(TRIPLE_KO)
     score([folder], tmp_path / "run", jobs=1)
     life = read_life(tmp_path / "run")
@@ -34,11 +35,12 @@ def test_the_section_counts_and_draws_each_case(tmp_path):
     assert list(cases[0]["dead_under"]) == ["japanese", "korean"]
     scores = read_scores(tmp_path / "run")
     moved = scores[scores.status.notna()]
-    assert set(moved.ruleset) == {"chinese", "chinese-1988", "ing", "aga", "nz", "tromp-taylor", "stone-scoring"}
+    assert set(moved.ruleset) == {"chinese", "chinese-1988", "ing", "aga", "nz", "tromp-taylor",
+                                  "stone-scoring"}
     write_section("rules_cases", tmp_path / "run", tmp_path / "report")
     status = pd.read_csv(tmp_path / "report" / "status_cases.csv")
     assert status.set_index("kind").games.to_dict() == {"bent_four_in_the_corner": 1}
     cycles = pd.read_csv(tmp_path / "report" / "cycles.csv").set_index("cycle")
     assert cycles.games.to_dict() == {"triple_ko": 1} and cycles.loc["triple_ko", "japanese"] == "no_result"
-    assert (tmp_path / "report" / "status_bent_four_in_the_corner.png").is_file()
-    assert (tmp_path / "report" / "cycle_triple_ko.png").is_file()
+    assert (tmp_path / "report" / "rules_case_bent_four_in_the_corner.png").is_file()
+    assert (tmp_path / "report" / "rules_case_triple_ko.png").is_file()

@@ -63,6 +63,14 @@ def test_giving_two_and_taking_one_back_is_a_round_robin():
     assert (result.cycle, result.cycle_kind) == ((0, 3), "round_robin")
 
 
+def test_two_kos_taken_in_turn_with_a_move_left_out_are_no_cycle():
+    # dev-mixed, a Fox record: Black takes one ko, White the other and then retakes the
+    # first, Black retakes the second: four takes, the same board, one White move too many
+    record = TRIPLE_KO.split(";B[cb]")[0] + ";B[cb];W[hb];W[bb];B[gb])"
+    result = replayed(record)
+    assert result.illegal == [] and result.cycle is None
+
+
 def test_a_suicide_played_anyway_is_no_cycle():
     # dev-mixed had 1-move "cycles": a lone stone played into no liberty and removed
     result = replayed("(;GM[1]FF[4]SZ[9]AB[ba][ab];W[aa];B[ee])")
