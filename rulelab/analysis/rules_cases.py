@@ -45,13 +45,16 @@ def status_counts(life: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
 
 
 def cycle_counts(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
-    """Per cycle kind: the games, and the meaning each ruleset gives it."""
+    """Per cycle kind: the games, those whose players stopped in it (where a draw or no
+    result decides the game), and the meaning each ruleset gives it."""
     if "cycle" not in games.columns or games["cycle"].isna().all():
-        return pd.DataFrame(columns=["cycle", "games"])
-    cycled = games.loc[games["cycle"].notna(), ["game_id", "cycle"]]
-    counts = cycled.groupby("cycle")["game_id"].nunique().rename("games").to_frame()
+        return pd.DataFrame(columns=["cycle", "games", "stopped_in_it"])
+    cycled = games.loc[games["cycle"].notna(), ["game_id", "cycle", "ended_in_cycle"]]
+    counts = cycled.groupby("cycle").agg(games=("game_id", "nunique"),
+                                         stopped_in_it=("ended_in_cycle", "sum")).astype(int)
     rows = scores[scores["komi_source"].eq("standard") & scores["repetition"].notna()]
-    meaning = rows.merge(cycled, on="game_id").groupby(["cycle", "ruleset"])["repetition"].first().unstack()
+    meaning = rows.merge(cycled[["game_id", "cycle"]], on="game_id")
+    meaning = meaning.groupby(["cycle", "ruleset"])["repetition"].first().unstack()
     return counts.join(meaning).reset_index()
 
 

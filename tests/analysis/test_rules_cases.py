@@ -42,5 +42,6 @@ def test_the_section_counts_and_draws_each_case(tmp_path):
     assert status.set_index("kind").games.to_dict() == {"bent_four_in_the_corner": 1}
     cycles = pd.read_csv(tmp_path / "report" / "cycles.csv").set_index("cycle")
     assert cycles.games.to_dict() == {"triple_ko": 1} and cycles.loc["triple_ko", "japanese"] == "no_result"
+    assert cycles.stopped_in_it.to_dict() == {"triple_ko": 1}
     assert (tmp_path / "report" / "rules_case_bent_four_in_the_corner.png").is_file()
     assert (tmp_path / "report" / "rules_case_triple_ko.png").is_file()
