@@ -25,6 +25,7 @@ from rulelab.analysis.komi_sections import (komi_section, margins_section, publi
                                             strata_section)
 from rulelab.analysis.blocks import Code, Section, Text, Workspace, json_text
 from rulelab.analysis.inputs import counted_games
+from rulelab.analysis.rules_cases import rules_cases_section
 from rulelab.analysis.shared import ReportTables, missing
 from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strata, rank_band
 from rulelab.analysis.summary import basis_words, findings_section, model_section
@@ -308,6 +309,7 @@ SECTIONS = {
     "divergence": divergence_section,
     "attribution": attribution_section,
     "examples": examples_section,
+    "rules_cases": rules_cases_section,
     "margins": margins_section,
     "komi": komi_section,
     "strata": strata_section,

@@ -101,6 +101,9 @@ class Estimate:
     flags: tuple[str, ...] = ()
     """Kills that need a ko: :data:`BENT_FOUR` in a corner (dead by the Japanese 1989
     rules, to be played out under others), :data:`KO_TO_KILL` elsewhere."""
+    ko_kills: tuple[Reading, ...] = ()
+    """The readings behind those flags: where the rules may decide the group's life
+    differently (:mod:`rulelab.life.status`)."""
 
     @property
     def confidence(self) -> float:
@@ -215,7 +218,7 @@ def estimate_life(board: np.ndarray, to_move: int = BLACK, *, n_playouts: int = 
                          n_playouts=n_playouts, seed=seed)
     return Estimate(dead=rest.dead | captured, proven=rest.proven,
                     survival=np.where(captured, 0.0, rest.survival), seki_share=rest.seki_share,
-                    flags=rest.flags)
+                    flags=rest.flags, ko_kills=rest.ko_kills)
 
 
 def proof(board: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -255,6 +258,7 @@ def _estimate_in_place(board: np.ndarray, to_move: int, n_playouts: int, seed: i
     dead, proven, playable, survival = _proof(board)
     seki_share = np.zeros(board.shape)
     flags: list[str] = []
+    ko_kills: list[Reading] = []
     if (stones & ~proven).any():
         shares, seki_share, guessed_dead = playout_shares(board, playable, to_move, n_playouts, seed)
         survival = np.where(proven, survival, shares)
@@ -274,8 +278,9 @@ def _estimate_in_place(board: np.ndarray, to_move: int, n_playouts: int, seed: i
                 seki_share[reading.stones | reading.space] = 0.0
                 if reading.needs_ko:
                     flags.append(BENT_FOUR if reading.in_corner else KO_TO_KILL)
+                    ko_kills.append(reading)
     return Estimate(dead=dead, proven=proven, survival=survival, seki_share=seki_share,
-                    flags=tuple(sorted(set(flags))))
+                    flags=tuple(sorted(set(flags))), ko_kills=tuple(ko_kills))
 
 
 def _walls_hold(board: np.ndarray, reading: Reading, survival: np.ndarray, to_move: int,

@@ -59,7 +59,7 @@ class EstimateMethod(LifeMethod):
         estimate = estimate_life(board, position.to_move, seed=rng_seed, stopped_early=position.stopped_early)
         proof_only = bool((estimate.proven | (board == EMPTY)).all())
         return verdict_of(position, estimate.dead, estimate.proven, "proof" if proof_only else "estimate",
-                          estimate.confidence, estimate.flags)
+                          estimate.confidence, estimate.flags, estimate.ko_kills)
 
 
 @dataclass(frozen=True)
@@ -148,12 +148,12 @@ def given(position: Position, dead: np.ndarray, method: str, confidence: float =
 
 
 def verdict_of(position: Position, dead: np.ndarray, proven: np.ndarray, method: str,
-               confidence: float, flags: tuple[str, ...] = ()) -> LifeVerdict:
+               confidence: float, flags: tuple[str, ...] = (), ko_kills: tuple = ()) -> LifeVerdict:
     """A verdict with what follows from its dead stones: which points are still open, and
     whether the position is finished."""
     open_points = unsettled_points(position.board, dead)
     return LifeVerdict(
         dead=dead, method=method, confidence=confidence,
         finished=is_finished(position, open_points), proven=proven,
-        unsettled=int(open_points.sum()), flags=flags,
+        unsettled=int(open_points.sum()), flags=flags, ko_kills=ko_kills,
     )

@@ -227,7 +227,7 @@ class _Search:
 
 
 def attacker_kills(padded: np.ndarray, stride: int, group: EnclosedGroup, *,
-                   defender_retakes_ko: bool = False) -> bool | None:
+                   defender_retakes_ko: bool = False, defender_first: bool = False) -> bool | None:
     """Whether the attacker, moving first, captures the largest string of ``group``;
     None when the search gives up (:data:`MAX_STATES`).
 
@@ -242,10 +242,14 @@ def attacker_kills(padded: np.ndarray, stride: int, group: EnclosedGroup, *,
     defender_retakes_ko : bool
         Give the defender endless ko threats. By default a ko belongs to whoever
         takes it first, as in the Japanese 1989 confirmation of life and death.
+    defender_first : bool
+        Let the defender move first: a group that lives so can mend what the attacker,
+        moving first, would take (:mod:`rulelab.life.status`).
     """
     search = _Search(padded, stride, group, defender_retakes_ko)
+    mover = group.colour if defender_first else 3 - group.colour
     try:
-        return search.attacker_wins(padded.copy(), 3 - group.colour, 0, NO_POINT, EMPTY, 0)
+        return search.attacker_wins(padded.copy(), mover, 0, NO_POINT, EMPTY, 0)
     except _GaveUp:
         return None
 
@@ -264,6 +268,9 @@ class Reading:
     """The attacker, moving first, captures it under the 1989 ko rule."""
     needs_ko: bool
     """Dead only by winning a ko: it lives if the defender can always retake."""
+    mendable: bool = False
+    """Dead only by a ko that the defender, moving first, mends: a ko left unmended at
+    the end (the Japanese 1989 commentary on Art. 7-2, Fig. 9). Never a false seki."""
 
     @property
     def in_corner(self) -> bool:
@@ -314,4 +321,7 @@ def read_enclosed(board: np.ndarray, worth_reading=None, survival=None,
         if dead is None or (group.outside and not dead):
             continue
         needs_ko = dead and attacker_kills(padded, stride, group, defender_retakes_ko=True) is False
-        yield Reading(stones, space, walls, dead=dead, needs_ko=needs_ko)
+        # a false seki's life is never read (the defender's moves elsewhere are not searched)
+        mendable = (needs_ko and not group.outside
+                    and attacker_kills(padded, stride, group, defender_first=True) is False)
+        yield Reading(stones, space, walls, dead=dead, needs_ko=needs_ko, mendable=mendable)

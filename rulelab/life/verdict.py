@@ -30,6 +30,9 @@ class LifeVerdict(Life):
     unsettled: int = 0
     """Points where a move would still change the count (open borders, liberties of
     live strings in atari); 0 for a settled position."""
+    ko_kills: tuple = ()
+    """The estimator's readings of the groups it killed by a ko
+    (:class:`rulelab.life.reading.Reading`), which the status layer judges per ruleset."""
     flags: tuple[str, ...] = ()
     """Rule cases the position raises, e.g. ``'bent_four_in_the_corner'`` (dead by
     the Japanese 1989 rules, which may differ from play under other rules)."""

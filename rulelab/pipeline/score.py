@@ -9,22 +9,25 @@ that nothing later decides them again; so is the region analysis of the board.
 from __future__ import annotations
 
 import time
-from dataclasses import fields
+from dataclasses import fields, replace
 from functools import partial
 from pathlib import Path
 from typing import Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rulelab.errors import InputError, RulelabError, RulesError, raise_if_interrupted
 from rulelab.life import LifeMethod, LifeVerdict, check_seed, life_method
+from rulelab.life.status import StatusCase, dead_under, status_cases
 from rulelab.pipeline.checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
 from rulelab.pipeline.duplicates import copies_of_games, mark_copies
 from rulelab.pipeline.engines import open_engine
 from rulelab.pipeline.ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
 from rulelab.position import Position
+from rulelab.read.cycles import WINNERS, repetition
 from rulelab.read.sources import ReadStats, check_inputs
 from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, check_komi, get_ruleset, played_out,
                            server_ruleset, with_source_dame)
@@ -49,7 +52,8 @@ def _scores_schema() -> pa.Schema:
     columns = [("game_id", pa.string()), ("komi_source", pa.string())]
     columns += [(f.name, types[str(f.type)]) for f in fields(ScoreBreakdown)]
     ended = [("board_settled", pa.bool_()), ("ended_by_passes", pa.bool_()),
-             ("has_illegal_moves", pa.bool_()), ("duplicate_of", pa.string())]
+             ("has_illegal_moves", pa.bool_()), ("duplicate_of", pa.string()),
+             ("status", pa.string()), ("status_effect", pa.float64()), ("repetition", pa.string())]
     return pa.schema(columns + ended + [("error", pa.string())])
 
 
@@ -76,7 +80,8 @@ def record_ruleset(row: dict, assume_rules: str | None = None,
 
 def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
                life: str | LifeMethod = "auto", record: Ruleset | None = None, komi: float | None = None,
-               verdict: LifeVerdict | None = None, classes: PointClasses | None = None) -> list[dict]:
+               verdict: LifeVerdict | None = None, classes: PointClasses | None = None,
+               cases: list[StatusCase] | None = None) -> list[dict]:
     """Score one position under several rulesets; one flat record per ruleset.
 
     Parameters
@@ -96,16 +101,53 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
         The position's verdict by ``life``, when already decided (in a batch).
     classes : PointClasses, optional
         The point classes under ``verdict``, when already made (for the life table).
+    cases : list of StatusCase, optional
+        The position's status cases (:func:`game_status`), when already found.
 
     Besides the breakdown, each record says whether the board is settled
     (``board_settled``: no open border, no ko, no capturable string) and whether the
-    record ended by passes (``ended_by_passes``); ``finished`` is both.
+    record ended by passes (``ended_by_passes``); ``finished`` is both. Each ruleset
+    is scored with its own verdict on the status cases (:mod:`rulelab.life.status`):
+    ``status`` names the cases it decides otherwise than ``verdict`` (comma-separated,
+    null when none), and ``status_effect`` is what that moved its margin (the margin
+    minus the margin under ``verdict``; 0 when nothing moved).
     """
     labelled = _labelled(list(rulesets or resolve_rulesets(None, None)), record, komi)
     verdict = verdict or life_method(life).decide(position)
-    breakdowns = score_all(position, verdict, [ruleset for ruleset, _ in labelled], classes=classes)
+    cases = game_status(position, verdict) if cases is None else cases
+    chosen = [ruleset for ruleset, _ in labelled]
+    common = score_all(position, verdict, chosen, classes=classes)
+    own = {scoring: _status_scores(position, verdict, chosen, cases, scoring)
+           for scoring in ("area", "territory")}
     state = {"board_settled": _board_settled(position, verdict), "ended_by_passes": position.ended_by_passes}
-    return [{**b.to_record(), **state, "komi_source": source} for b, (_, source) in zip(breakdowns, labelled)]
+    records = []
+    for i, (ruleset, source) in enumerate(labelled):
+        kinds, scored = own[ruleset.scoring]
+        b = scored[i] if scored else common[i]
+        records.append({**b.to_record(), **state, "komi_source": source, "status": kinds,
+                        "status_effect": b.margin - common[i].margin})
+    return records
+
+
+def game_status(position: Position, verdict) -> list[StatusCase]:
+    """The status cases of a record that ended by passes (none for one that stopped
+    early: its board is not one the rules would confirm)."""
+    if not position.ended_by_passes:
+        return []
+    return status_cases(position.board, verdict.dead, getattr(verdict, "ko_kills", ()))
+
+
+def _status_scores(position: Position, verdict, rulesets: list[Ruleset], cases: list[StatusCase],
+                   scoring: str) -> tuple[str | None, list[ScoreBreakdown] | None]:
+    """``(kinds, breakdowns)``: the cases that rules counting ``scoring`` decide
+    otherwise than ``verdict``, and every ruleset scored with those rules' dead stones
+    (None when they are the verdict's own)."""
+    changed = [case.kind for case in cases
+               if not np.array_equal(dead_under(verdict.dead, [case], scoring), verdict.dead)]
+    if not changed:
+        return None, None
+    own = replace(verdict, dead=dead_under(verdict.dead, cases, scoring))
+    return ",".join(sorted(set(changed))), score_all(position, own, rulesets)
 
 
 def _labelled(rulesets: list[Ruleset], record: Ruleset | None,
@@ -143,18 +185,34 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
             position = position_from_row(row)
             verdict = verdict or life.decide(position, rng_seed=seed)
             classes = classify_points(position, verdict)
+            cases = game_status(position, verdict)
             scored = score_game(position, counted, life=life, record=record, komi=komi,
-                                verdict=verdict, classes=classes)
-            lives.append(life_row(row["game_id"], verdict, classes,
-                                  counted=row["result_kind"] in COUNTED_KINDS))
+                                verdict=verdict, classes=classes, cases=cases)
+            lives.append(life_row(row["game_id"], verdict, classes, cases, counted,
+                                  {r.name: dead_under(verdict.dead, cases, r.scoring) for r in counted},
+                                  players_counted=row["result_kind"] in COUNTED_KINDS))
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
             scored = failed_scores(counted, record, error, komi)
         for entry in scored:
             # A record with illegal moves did not reach its end by the rules, however it stopped.
             entry["finished"] = entry.get("finished") and not illegal
-            out.append({"game_id": row["game_id"], **entry, "has_illegal_moves": illegal})
+            out.append({"game_id": row["game_id"], **entry, "has_illegal_moves": illegal,
+                        **_repetition(row, entry)})
     return {"scores": out, "life": lives}
+
+
+def _repetition(row: dict, entry: dict) -> dict:
+    """The ``repetition`` column of a scores row of a game whose main line repeated a
+    whole board (its meaning under the row's ruleset, :func:`rulelab.read.cycles.repetition`),
+    and, for a record that ends in the cycle, the winner it gives where that meaning
+    decides the game (a draw, or ``void`` for no result); nothing for other games, or an
+    error row."""
+    if row.get("cycle") is None or entry.get("error"):
+        return {}
+    outcome = repetition(entry["ruleset"], row["cycle_start"], row["cycle_end"])
+    decided = row["ended_in_cycle"] and outcome in WINNERS
+    return {"repetition": outcome, **({"winner": WINNERS[outcome]} if decided else {})}
 
 
 def _batch_verdicts(rows: list[dict], life: LifeMethod) -> list[LifeVerdict | None]:

@@ -252,6 +252,10 @@ def replayed(game: Game, events: np.ndarray, row: dict, superko: bool) -> dict:
         first_illegal_move=result.illegal[0][0] if result.illegal else None,
         illegal_moves="; ".join(f"{number}:{reason}" for number, reason in result.illegal) or None,
         ko_point=ko,
+        cycle=result.cycle_kind,
+        cycle_start=None if result.cycle is None else result.cycle[0],
+        cycle_end=None if result.cycle is None else result.cycle[1],
+        ended_in_cycle=None if result.cycle is None else result.ended_in_cycle,
         board=position.to_bytes(),
         territory_marks=None if marks is None else marks.astype(np.int8).tobytes(),
     )

@@ -45,9 +45,19 @@ LIFE_SCHEMA = pa.schema([
     ("settled", pa.bool_()),
     ("unsettled", pa.int32()),
     ("rule_flags", pa.list_(pa.string())),  # not "flags", which pandas' DataFrame.flags shadows
+    ("status_cases", pa.list_(pa.struct([
+        ("kind", pa.string()), ("stones", pa.binary()), ("inside", pa.binary()),
+        ("dead_under", pa.list_(pa.string())), ("inside_dead_under", pa.list_(pa.string()))]))),
+    ("status_dead", pa.list_(pa.struct([("ruleset", pa.string()), ("dead", pa.binary())]))),
     ("duplicate_of", pa.string()),
 ])
-"""One row per scored game (and per copy of a record read twice, as in the scores table)."""
+"""One row per scored game (and per copy of a record read twice, as in the scores table).
+
+``status_cases`` are the groups whose life the rules decide differently
+(:mod:`rulelab.life.status`): the kind, the group's ``stones`` and the attacker's
+stones ``inside`` its eye space as masks, and the scored rulesets under which each is
+dead. ``status_dead`` is the dead mask of each scored ruleset whose own verdict on
+those cases differs from ``dead`` (the common verdict); any other ruleset scored ``dead``."""
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -66,25 +76,37 @@ class StoredLife(Life):
     """Rule cases the position raises (e.g. ``'bent_four_in_the_corner'``)."""
 
 
-def life_row(game_id: str, verdict, analysis, counted: bool = False) -> dict:
-    """The life-table row of a game from its verdict (a :class:`rulelab.life.LifeVerdict`)
-    and the scorer's analysis under it (a :class:`rulelab.scoring.PointClasses`).
+def life_row(game_id: str, verdict, analysis, cases=(), rulesets=(), own_dead=None,
+             players_counted: bool = False) -> dict:
+    """The life-table row of a game from its verdict (a :class:`rulelab.life.LifeVerdict`),
+    the scorer's analysis under it (a :class:`rulelab.scoring.PointClasses`), its status
+    cases (:class:`rulelab.life.status.StatusCase`), the scored ``rulesets`` and their
+    dead masks ``own_dead`` by name.
 
     ``settled`` says the game reached its end — the life layer calls the position finished,
-    or the players ``counted`` it — so that a verdict on a board that never ended (a game
+    or the players counted it (``players_counted``) — so that a verdict on a board that never ended (a game
     resigned mid-fight, whose 'seki' may be a fight) is not read as one that did."""
     rows, cols = analysis.classes.shape
 
     def packed(mask) -> bytes:
         return np.asarray(mask, dtype=np.int8).tobytes()
 
+    def names(scorings) -> list[str]:
+        return [r.name for r in rulesets if r.scoring in scorings]
+
+    status = [{"kind": c.kind, "stones": packed(c.stones), "inside": packed(c.inside),
+               "dead_under": names(c.dead_under), "inside_dead_under": names(c.inside_dead_under)}
+              for c in cases]
+    differ = [{"ruleset": name, "dead": packed(mask)} for name, mask in (own_dead or {}).items()
+              if not np.array_equal(mask, verdict.dead)]
+
     return {"game_id": game_id, "board_rows": rows, "board_cols": cols,
             "dead": packed(verdict.dead), "seki": packed(analysis.seki),
             "proven": packed(verdict.proven), "classes": packed(analysis.classes),
             "life_method": verdict.method, "life_confidence": float(verdict.confidence),
-            "finished": bool(verdict.finished), "settled": bool(verdict.finished) or bool(counted),
-            "unsettled": int(verdict.unsettled),
-            "rule_flags": list(verdict.flags), "duplicate_of": None}
+            "finished": bool(verdict.finished), "settled": bool(verdict.finished) or bool(players_counted),
+            "unsettled": int(verdict.unsettled), "rule_flags": list(verdict.flags),
+            "status_cases": status, "status_dead": differ, "duplicate_of": None}
 
 
 def stored_life(row: Mapping) -> StoredLife:

@@ -18,7 +18,8 @@ POSITION_COLUMNS = [
     "game_id", "status", "board", "board_rows", "board_cols", "territory_marks",
     "captured_black", "captured_white", "placed_black", "placed_white", "passes_black",
     "passes_white", "to_move", "last_placer", "ko_point", "handicap", "komi", "rules", "source",
-    "ended_by_passes", "illegal_move_count",
+    "ended_by_passes", "illegal_move_count", "cycle",
+    "cycle_start", "cycle_end", "ended_in_cycle",
 ]
 
 

@@ -75,6 +75,10 @@ GAMES_SCHEMA = pa.schema(
         ("first_illegal_move", pa.int32()),
         ("illegal_moves", pa.string()),
         ("ko_point", pa.int16()),
+        ("cycle", pa.string()),
+        ("cycle_start", pa.int32()),
+        ("cycle_end", pa.int32()),
+        ("ended_in_cycle", pa.bool_()),
         ("board", pa.binary()),
         ("territory_marks", pa.binary()),
     ]
