@@ -16,15 +16,17 @@ from rulelab.analysis.verdict import stored_verdict
 
 def status_cases_table(life: pd.DataFrame) -> pd.DataFrame:
     """One row per status case of a life table: ``game_id``, ``kind``, ``stones`` (the
-    group's size) and ``dead_under`` (the rulesets calling it dead, comma-separated)."""
+    group's size), ``dead_under`` (the rulesets calling it dead, comma-separated) and
+    ``differs`` (some ruleset's dead stones differ from the common verdict's)."""
     rows = []
     if "status_cases" in life.columns:
-        for game_id, cases in zip(life["game_id"], life["status_cases"]):
+        for game_id, cases, differ in zip(life["game_id"], life["status_cases"], life["status_dead"]):
             for case in [] if cases is None else cases:
                 rows.append({"game_id": game_id, "kind": case["kind"],
                              "stones": int(np.frombuffer(case["stones"], dtype=np.int8).sum()),
-                             "dead_under": ",".join(case["dead_under"])})
-    return pd.DataFrame(rows, columns=["game_id", "kind", "stones", "dead_under"])
+                             "dead_under": ",".join(case["dead_under"]),
+                             "differs": differ is not None and len(differ) > 0})
+    return pd.DataFrame(rows, columns=["game_id", "kind", "stones", "dead_under", "differs"])
 
 
 def status_counts(life: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
@@ -71,7 +73,9 @@ def rules_cases_section(tables: ReportTables, out: Workspace) -> Section:
     blocks.append(out.table("status_cases", status, "Games with each status case"))
     blocks.append(out.table("cycles", cycles,
                             "Games with each whole-board cycle, and its meaning per ruleset"))
-    examples = status_cases_table(life).drop_duplicates("kind")
+    # each kind drawn once, from a game where some ruleset's verdict differs if any
+    examples = status_cases_table(life).sort_values(["differs", "game_id"], ascending=[False, True])
+    examples = examples.drop_duplicates("kind").sort_values("kind")
     for row in examples.itertuples(index=False):
         blocks += _drawn(tables, out, row.game_id, row.kind,
                          f"a group of {row.stones} stones, dead under {row.dead_under or 'no ruleset'}")
