@@ -19,9 +19,13 @@ and the opponent's dead stones left inside seki ``D`` (B − W differences below
 ``seki_eyes``             territory rows: ``−S`` (refused, J1989 Art. 8)
 ``protective_moves``      territory rows: ``−O`` (refused, Art. 9)
 ``dead_in_seki``          territory rows: ``−D`` (no prisoners for dead stones in seki)
-``board``                 ``ΔT + S + O + D = ΔA − (M_B − M_W)``: the board counted
-                          with nothing refused; it differs between two rows of a
-                          game only when they remove different dead stones
+``status``                ``status_effect``: what the ruleset's own verdict on the
+                          groups whose life the rules decide differently moved its
+                          margin (:mod:`rulelab.life.status`)
+``board``                 ``ΔT + S + O + D − status = ΔA − (M_B − M_W) − status``: the
+                          board counted with nothing refused, under the common verdict;
+                          it differs between two rows of a game only when they remove
+                          different dead stones
 ``group_tax``             ``−(group tax B − W)`` (stone scoring)
 ``unexplained``           the margin minus all of the above: zero when the row's
                           columns add up as RULES.md says
@@ -29,7 +33,8 @@ and the opponent's dead stones left inside seki ``D`` (B − W differences below
 
 Area rows thus add up to ``ΔA + dame filled − group tax − bonus − komi`` and
 territory rows to ``ΔT + pass stones − group tax − bonus − komi``. The difference of
-two rows' ledgers is the attribution; ``dead_in_seki`` and a ``board`` difference
+two rows' ledgers is the attribution; ``handicap_bonus`` and ``handicap_stones`` are
+reported net as ``handicap`` (one exists to offset the other); ``dead_in_seki`` and a ``board`` difference
 between rows that removed different dead stones are reported together as
 ``dead_stones`` (a ``board`` difference with the same dead stones would be a scorer
 inconsistency and goes to ``unexplained``). The parts add up to the margin difference
@@ -46,7 +51,7 @@ from rulelab.analysis.inputs import require_columns
 from rulelab.rules import winner_at
 
 CAUSES = ("komi", "handicap", "moves", "dame_filling", "seki_eyes", "protective_moves",
-          "dead_stones", "group_tax", "unexplained")
+          "status", "dead_stones", "group_tax", "unexplained")
 """The mechanisms a margin difference splits into, in the order ties are broken when naming
 the main one. Parts that offset by design are one mechanism, reported net: White's handicap
 compensation exists to give back the handicap stones area counting sees, so the two are
@@ -67,6 +72,9 @@ CAUSE_NOTES = {
     "dame_filling": "dame filled by the dame policy before an area count",
     "seki_eyes": "eyes of groups in seki count under area scoring, not under territory scoring",
     "protective_moves": "points refused under territory scoring for protective moves owed",
+    "status": "the rules decide a group's life differently (J1989 Art. 7-2 confirms life with "
+              "its ko rule where area rules play the position out: bent four in the corner, a ko "
+              "left unmended); each ruleset is scored with its own verdict (status_effect)",
     "dead_stones": "the rulesets remove different dead stones (Tromp–Taylor removes none; "
                    "Japanese rules cannot remove dead stones inside seki)",
     "group_tax": "stone scoring takes two points per living group",
@@ -82,7 +90,7 @@ _COUNTS = ("area_margin", "territory_margin", "black_seki_points", "white_seki_p
 LEDGER_COLUMNS = ("game_id", "ruleset", "scoring", "komi", "margin", "winner", "dame_policy", *_COUNTS)
 
 OPTIONAL_COLUMNS = ("pass_stones_black", "pass_stones_white", "black_dame_filled",
-                    "white_dame_filled", "dead_in_seki_black", "dead_in_seki_white")
+                    "white_dame_filled", "dead_in_seki_black", "dead_in_seki_white", "status_effect")
 """Breakdown columns read when present (0 when absent)."""
 
 ATTRIBUTION_COLUMNS = ("komi_basis", "game_id", "ruleset_a", "ruleset_b", "winner_a", "winner_b", "margin_a",
@@ -90,7 +98,7 @@ ATTRIBUTION_COLUMNS = ("komi_basis", "game_id", "ruleset_a", "ruleset_b", "winne
                        "combined_causes")
 
 _LEDGER = ("komi", "handicap_bonus", "handicap_stones", "moves", "dame_filling", "seki_eyes",
-           "protective_moves", "dead_in_seki", "board", "group_tax", "unexplained")
+           "protective_moves", "dead_in_seki", "status", "board", "group_tax", "unexplained")
 
 
 def ledger(scores: pd.DataFrame, games: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -159,7 +167,8 @@ def ledger(scores: pd.DataFrame, games: pd.DataFrame | None = None) -> pd.DataFr
         "seki_eyes": -territory * seki,
         "protective_moves": -territory * owed,
         "dead_in_seki": -territory * dead_in_seki,
-        "board": number["territory_margin"].to_numpy() + refused,
+        "status": extra["status_effect"].to_numpy(),
+        "board": number["territory_margin"].to_numpy() + refused - extra["status_effect"].to_numpy(),
         "group_tax": -diff(number["black_group_tax"], number["white_group_tax"]),
     }, index=scores.index)
     explained = out[list(_LEDGER[:-1])].sum(axis=1)

@@ -32,6 +32,7 @@ CAUSE_WORDS = {
     "dame_filling": "dame filled before an area count",
     "seki_eyes": "seki eyes (counted by area rules, refused by Japanese rules)",
     "protective_moves": "protective moves owed (points territory rules refuse)",
+    "status": "status (the rules decide a group's life differently)",
     "dead_stones": "dead stones removed differently",
     "group_tax": "group tax (stone scoring's two points per living group)",
     "unexplained": "unexplained",

@@ -216,3 +216,19 @@ def test_no_single_part_flips_the_verdict_then_the_cause_is_combined():
     from rulelab.analysis.attribution import main_cause
     cause, combined = main_cause(frame.assign(margin_a=-1.5))
     assert (cause.item(), combined.item()) == ("combined", "komi+seki_eyes")
+
+
+def test_a_group_the_rules_decide_differently_is_the_status_part():
+    """Japanese confirmation kills a bent four in the corner that the Chinese count plays out
+    and lets live: the territory row's own verdict takes 24 points (status_effect), and the
+    flip is put down to status, not to the dead stones the two rows remove."""
+    counts = dict(stones=(41, 36), surrounded=(3, 0), prisoners=(6, 2))  # Black placed the last stone
+    chinese = score_row("g", "chinese", "area", 7.5, **counts)
+    japanese = score_row("g", "japanese", "territory", 6.5, **counts)
+    japanese.update(margin=japanese["margin"] - 24, margin_before_komi=japanese["margin_before_komi"] - 24,
+                    territory_margin=japanese["territory_margin"] - 24, winner="W", dead_white=0,
+                    dead_black=11, status_effect=-24.0)
+    chinese["status_effect"] = 0.0
+    row = attribute(pd.DataFrame([chinese, japanese])).iloc[0]
+    assert nonzero(row) == {"komi": -1.0, "moves": 1.0, "status": 24.0}
+    assert row.main_cause == "status" and row[list(PARTS)].sum() == row.difference
