@@ -133,8 +133,8 @@ def ledger(scores: pd.DataFrame, games: pd.DataFrame | None = None) -> pd.DataFr
     >>> ledger(scores, games).iloc[0].to_dict()  # doctest: +NORMALIZE_WHITESPACE
     {'game_id': 'g', 'ruleset': 'chinese', 'komi': -7.5, 'handicap_bonus': -2.0,
      'handicap_stones': 2.0, 'moves': 1.0, 'dame_filling': 0.0, 'seki_eyes': -0.0,
-     'protective_moves': -0.0, 'dead_in_seki': -0.0, 'board': 11.0, 'group_tax': -0.0,
-     'unexplained': 0.0}
+     'protective_moves': -0.0, 'dead_in_seki': -0.0, 'status': 0.0, 'board': 11.0,
+     'group_tax': -0.0, 'unexplained': 0.0}
     """
     require_columns(scores, LEDGER_COLUMNS, "scores")
     number = scores[list(_COUNTS)].apply(pd.to_numeric, errors="coerce").astype(float)
@@ -301,9 +301,11 @@ def main_cause(attribution: pd.DataFrame, tie_break_b=None) -> tuple[pd.Series, 
     alone were as in ruleset b; the main cause is the largest part after whose removal ruleset
     b's verdict (under b's rule for a margin of 0, ``tie_break_b``, 'draw' when not given)
     follows. Equal margins with different verdicts are ``'tie_break'``. Where no single
-    part flips the verdict the cause is ``'combined'``, and ``combined_causes`` lists the
-    largest parts in the direction of the difference that flip it together (``+``-joined).
-    Pairs that agree have no cause (None).
+    part flips the verdict the cause is ``'combined'`` when the largest parts in the direction
+    of the difference flip it together (listed in ``combined_causes``, ``+``-joined); when
+    they cannot, one margin is exactly 0 and that ruleset's verdict is its rule for a margin
+    of 0 (a draw no removal of parts reaches exactly): ``'tie_break'``. Pairs that agree have
+    no cause (None).
 
     Returns
     -------
@@ -314,16 +316,17 @@ def main_cause(attribution: pd.DataFrame, tie_break_b=None) -> tuple[pd.Series, 
     --------
     Chinese W+0.5 against Japanese B+0.5: taking away the komi part or the seki eyes'
     alone makes Chinese say B, and the larger (on a tie, the first in :data:`CAUSES`) is
-    named. The second game is a tie rule; the third needs two parts together.
+    named. The second game is a tie rule; the third needs two parts together; in the fourth
+    the other ruleset draws at a margin of 0, which no part's removal reaches.
 
-    >>> frame = pd.DataFrame({"difference": [-1.0, 0.0, -2.0], "margin_a": [-0.5, 0.0, -1.0],
-    ...     "part_komi": [-1.0, 0.0, -1.0], "part_moves": [1.0, 0.0, -1.0],
-    ...     "part_seki_eyes": [-1.0, 0.0, 0.0], "winner_a": ["W", "B", "W"],
-    ...     "winner_b": ["B", "draw", "B"]}).reindex(columns=["difference", "margin_a", "winner_a",
-    ...     "winner_b", *PARTS], fill_value=0.0)
+    >>> frame = pd.DataFrame({"difference": [-1.0, 0.0, -2.0, 0.5], "margin_a": [-0.5, 0.0, -1.0, 0.5],
+    ...     "part_komi": [-1.0, 0.0, -1.0, -0.5], "part_moves": [1.0, 0.0, -1.0, 1.0],
+    ...     "part_seki_eyes": [-1.0, 0.0, 0.0, 0.0], "winner_a": ["W", "B", "W", "B"],
+    ...     "winner_b": ["B", "draw", "B", "draw"]}).reindex(columns=["difference", "margin_a",
+    ...     "winner_a", "winner_b", *PARTS], fill_value=0.0)
     >>> cause, combined = main_cause(frame)
     >>> cause.tolist(), combined.tolist()
-    (['komi', 'tie_break', 'combined'], [None, None, 'komi+moves'])
+    (['komi', 'tie_break', 'combined', 'tie_break'], [None, None, 'komi+moves', None])
     """
     parts = attribution[list(PARTS)].to_numpy(float)
     margin_a = attribution["margin_a"].to_numpy(float)
@@ -341,23 +344,28 @@ def main_cause(attribution: pd.DataFrame, tie_break_b=None) -> tuple[pd.Series, 
                                              np.where(difference == 0, "tie_break", "combined")))
     combined = np.full(len(parts), None, dtype=object)
     for i in np.flatnonzero(cause == "combined"):
-        combined[i] = "+".join(_parts_that_flip(parts[i], margin_a[i], winner_b[i], tie_b[i], difference[i]))
+        chosen, reached = _parts_that_flip(parts[i], margin_a[i], winner_b[i], tie_b[i], difference[i])
+        if reached:
+            combined[i] = "+".join(chosen)
+        else:  # a margin of exactly 0 on one side, which its tie rule decides
+            cause[i] = "tie_break"
     return (pd.Series(cause, index=attribution.index, dtype=object),
             pd.Series(combined, index=attribution.index, dtype=object))
 
 
 def _parts_that_flip(parts: np.ndarray, margin_a: float, winner_b: str, tie_b: str,
-                     difference: float) -> list[str]:
+                     difference: float) -> tuple[list[str], bool]:
     """The largest parts in the direction of ``difference``, taken away from ``margin_a``
-    one by one (ties in :data:`CAUSES` order) until ruleset b's verdict follows."""
+    one by one (ties in :data:`CAUSES` order) until ruleset b's verdict follows, and whether
+    it did."""
     aligned = [k for k in np.argsort(-np.abs(parts), kind="stable") if np.sign(parts[k]) == np.sign(difference)]
     chosen, margin = [], margin_a
     for k in aligned:
         chosen.append(CAUSES[k])
         margin -= parts[k]
         if winner_at(margin, tie_b) == winner_b:
-            break
-    return chosen
+            return chosen, True
+    return chosen, False
 
 
 def part_of(attribution: pd.DataFrame, cause: pd.Series) -> pd.Series:
