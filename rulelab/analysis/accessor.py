@@ -76,8 +76,14 @@ class GoAccessor:
         return _SCORES <= set(self._frame.columns)
 
     def winners(self, games: pd.DataFrame | None = None, **options) -> pd.DataFrame:
-        """Winner per game and ruleset: :func:`~rulelab.analysis.divergence.winners`
-        (with ``games``, of the rows :func:`~rulelab.analysis.divergence.compared_rows` keeps)."""
+        """Who wins each game under each ruleset, on a scores table.
+
+        Returns one row per game (``game_id``) and one column per ruleset, values ``'B'``,
+        ``'W'`` or ``'draw'``, each ruleset at the komi it gives the game. With ``games``,
+        only the games the analyses compare (settled, outliers out:
+        :func:`~rulelab.analysis.divergence.compared_rows`); ``komi_basis='common'``
+        re-counts every ruleset at komi 7.5. See :func:`~rulelab.analysis.divergence.winners`.
+        """
         scores = self._table("scores")
         if games is not None:
             scores = divergence.compared_rows(scores, _originals(games), **options)
@@ -85,14 +91,29 @@ class GoAccessor:
         return self._compared(divergence.winners(scores, **options), games, "winners", options)
 
     def divergence(self, games: pd.DataFrame | None = None, **options) -> pd.DataFrame:
-        """Disagreement matrix: :func:`~rulelab.analysis.divergence.disagreement_matrix`."""
+        """How often each pair of rulesets names different winners, on a scores table.
+
+        Returns one row per ordered pair (``ruleset_a``, ``ruleset_b``) with ``games``,
+        ``disagreements`` and ``rate``, and ``komi_basis`` (``'standard'``: the komi each
+        ruleset gives the game; ``'common'``: all at 7.5; ``'user'``: a ``--komi`` run).
+        ``by='era'`` (or any stratum, or ``'life_method'``) splits it; ``attrs["dropped"]``
+        counts the outliers left out (``keep_outliers=True`` keeps them). See
+        :func:`~rulelab.analysis.divergence.disagreement_matrix`.
+        """
         games = None if games is None else _originals(games)
         matrix = divergence.disagreement_matrix(self._table("scores"), games, **options)
         return self._compared(matrix if matrix["games"].sum() else matrix.iloc[:0], games,
                               "divergence", options)
 
     def attribution(self, games: pd.DataFrame | None = None, **options) -> pd.DataFrame:
-        """Causes of each disagreement: :func:`~rulelab.analysis.attribution.attribute`."""
+        """Why two rulesets name different winners, on a scores table.
+
+        Returns one row per game and pair that disagree: the margins, their difference split
+        into ``part_<cause>`` columns that add up to it exactly, and ``main_cause`` (the part
+        whose removal alone gives ruleset b's winner; ``tie_break``; or ``combined``, with
+        ``combined_causes``). ``only_disagreeing=False`` keeps every pair. See
+        :func:`~rulelab.analysis.attribution.attribute`.
+        """
         games = None if games is None else _originals(games)
         return attribution.attribute(self._table("scores"), games, **options)
 
@@ -122,21 +143,25 @@ class GoAccessor:
 
     def komi_curve(self, games: pd.DataFrame | None = None, ruleset: str | None = None,
                    komi_grid=komi.DEFAULT_KOMI_GRID, **options) -> pd.DataFrame:
-        """Black's win rate over a komi grid (:func:`~rulelab.analysis.komi.win_rate_curve`) on
-        :meth:`komi_games`."""
+        """Black's win rate at each komi of ``komi_grid`` (a draw counts half), from the counted
+        games of :meth:`komi_games`, with Wilson and bootstrap intervals; ``by`` splits it by
+        a stratum. See :func:`~rulelab.analysis.komi.win_rate_curve`."""
         return _selected(komi.win_rate_curve, self.komi_games(games, ruleset), komi_grid, **options)
 
     def fair_komi(self, games: pd.DataFrame | None = None, ruleset: str | None = None,
                   **options) -> pd.DataFrame:
-        """Fair komi with and without censored games (:func:`~rulelab.analysis.komi.fair_komi`)
-        on :meth:`komi_games`, the figure the report gives; ``adjust_for='rank_gap'`` fits it
-        at equal ranks with the rank gap as a covariate."""
+        """The komi at which Black wins half the games of :meth:`komi_games` — the figure the
+        report gives — fitted with and without the resigned games (as bounds on the margin),
+        with its interval (``n_boot`` adds a bootstrap). ``adjust_for='rank_gap'`` fits it at
+        a rank gap of 0 with the gap as a covariate (``slope``: points per rank step); ``by``
+        splits it by a stratum. See :func:`~rulelab.analysis.komi.fair_komi`."""
         return _selected(komi.fair_komi, self.komi_games(games, ruleset), **options)
 
     def rekomi(self, from_komi: float, to_komi: float, games: pd.DataFrame | None = None,
                ruleset: str | None = None, **options) -> pd.DataFrame:
-        """Results of :meth:`komi_games` that flip between two komi
-        (:func:`~rulelab.analysis.komi.rekomi_flips`)."""
+        """The games of :meth:`komi_games` played at ``from_komi``, re-counted at ``to_komi``:
+        how many counted results flip, and Black's win rate before and after (resigned
+        games keep their winner). See :func:`~rulelab.analysis.komi.rekomi_flips`."""
         outcomes = self.komi_games(games, ruleset)
         flips = _selected(komi.rekomi_flips, outcomes, from_komi, to_komi, **options)
         if flips.empty:
@@ -166,7 +191,9 @@ class GoAccessor:
         return game_diagram.draw_row(rows.iloc[0].to_dict(), stored_verdict(life, game_id), scores, rulesets)
 
     def margin_distribution(self, games: pd.DataFrame, ruleset: str) -> pd.DataFrame:
-        """Counted games per margin (:func:`~rulelab.analysis.komi.margin_distribution`)."""
+        """How many counted games end at each margin before komi under ``ruleset``, with the
+        margin's parity (area margins on an odd board are odd once every point is someone's).
+        See :func:`~rulelab.analysis.komi.margin_distribution`."""
         return komi.margin_distribution(komi_outcomes(games, self._table("scores"), ruleset))
 
 
