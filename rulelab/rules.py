@@ -7,6 +7,7 @@ reads only the settings of :class:`Ruleset`. The settings and the presets follow
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, fields, replace
 from numbers import Real
@@ -139,11 +140,17 @@ class Ruleset:
         >>> get_ruleset("chinese").for_game(0).komi
         7.5
         """
-        return self.with_komi(self.handicap_komi) if handicap >= 2 else self
+        return _at_handicap_komi(self) if handicap >= 2 else self
 
     def white_handicap_bonus(self, handicap: int) -> int:
         """Points White receives for ``handicap`` stones under this ruleset."""
         return compensation(self.handicap_bonus, handicap)
+
+
+@functools.cache
+def _at_handicap_komi(ruleset: Ruleset) -> Ruleset:
+    """``ruleset`` at its handicap komi, made once per ruleset (asked for every handicap game)."""
+    return ruleset.with_komi(ruleset.handicap_komi)
 
 
 def compensation(choice: str, handicap):
@@ -180,11 +187,15 @@ def winner_at(margin, tie_break):
     >>> winner_at(np.array([0.5, 0.0, np.nan]), np.array(["draw", "black", "draw"])).tolist()
     ['B', 'B', None]
     """
+    if np.ndim(margin) == 0 and np.ndim(tie_break) == 0:  # the scorer's, once per row: no arrays
+        margin = float(margin)
+        if margin != margin:
+            return None
+        return "B" if margin > 0 or (margin == 0 and tie_break == "black") else "W" if margin < 0 else "draw"
     margins = np.asarray(margin, dtype=float)
     black_ties = np.asarray(tie_break, dtype=object) == "black"
     verdicts = np.select([margins > 0, margins < 0, black_ties], ["B", "W", "B"], "draw").astype(object)
-    verdicts = np.where(np.isnan(margins), None, verdicts)
-    return verdicts.item() if verdicts.ndim == 0 else verdicts
+    return np.where(np.isnan(margins), None, verdicts)
 
 
 def check_komi(komi: object, where: str, board_points: int = MAX_BOARD_POINTS) -> float:

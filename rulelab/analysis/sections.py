@@ -252,21 +252,22 @@ def _examples(tables: ReportTables) -> pd.DataFrame:
     table = table[table["komi_basis"] != "common"] if not table.empty else table
     if table.empty:
         return pd.DataFrame()
-    gap = reproduced(tables.run.scores, tables.run.games)
+    gap = reproduced(tables.gaps)
     per_cause = tables.settings.examples_per_cause
     chinese_japanese = table["ruleset_a"].eq("chinese") & table["ruleset_b"].eq("japanese")
     with_ing = table["ruleset_a"].eq("ing") | table["ruleset_b"].eq("ing")
-    picks, shown = [], set()
+    picks, shown, ing_shown = [], set(), False
     for closeness in (gap[gap == 0].index, gap.index):
-        for wanted, count in ((chinese_japanese, per_cause), (pd.Series(True, index=table.index), per_cause)):
-            rows = table[wanted & table["game_id"].isin(closeness) & ~table["main_cause"].isin(shown)]
+        close = table["game_id"].isin(closeness)
+        for wanted in (chinese_japanese, True):
+            rows = table[close & wanted & ~table["main_cause"].isin(shown)]
             if not rows.empty:
-                picked = clearest_examples(rows, count)
-                picks.append(picked)
-                shown |= set(picked["cause"])
-        rows = table[with_ing & table["game_id"].isin(closeness)]
-        if not rows.empty and not any(p["ruleset_a"].eq("ing").any() or p["ruleset_b"].eq("ing").any() for p in picks):
-            picks.append(clearest_examples(rows, 1).head(1))
+                picks.append(clearest_examples(rows, per_cause))
+                shown |= set(picks[-1]["cause"])
+                ing_shown |= bool((picks[-1]["ruleset_a"].eq("ing") | picks[-1]["ruleset_b"].eq("ing")).any())
+        if not ing_shown and (close & with_ing).any():
+            picks.append(clearest_examples(table[close & with_ing], 1).head(1))
+            ing_shown = True
     if not picks:
         return pd.DataFrame()
     return pd.concat(picks, ignore_index=True).drop_duplicates(["game_id", "ruleset_a", "ruleset_b"])

@@ -74,10 +74,9 @@ def outliers(scores: pd.DataFrame, games: pd.DataFrame | None) -> pd.Index:
     return pd.Index(gaps.loc[gaps["outlier"], "game_id"], name="game_id")
 
 
-def reproduced(scores: pd.DataFrame, games: pd.DataFrame) -> pd.Series:
+def reproduced(gaps: pd.DataFrame) -> pd.Series:
     """Per counted game whose count under the record's own rules reproduces the record
-    (within :data:`REPRODUCED_POINTS`): the absolute gap, by game id (0 first when sorted)."""
-    gaps = record_gaps(scores, games)
+    (within :data:`REPRODUCED_POINTS`), from :func:`record_gaps`: the absolute gap, by game id."""
     gaps = gaps[gaps["gap"].abs() <= REPRODUCED_POINTS]
     return gaps.set_index("game_id")["gap"].abs()
 

@@ -152,9 +152,10 @@ def _sensitivity_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.D
                           present: list[str]) -> str:
     """The disagreement rate of ``present`` with the outliers kept, beside the rate without them."""
     kept = pair_rates(scores, games, present, keep_outliers=True)
-    pick = lambda table: table[(table["komi_basis"] != "common") & (table["pair"] == "any")  # noqa: E731
-                               & (table["band"] == "all")].iloc[0]
-    without, with_them = pick(rates), pick(kept)
+    def overall(table: pd.DataFrame) -> pd.Series:
+        return table[(table["komi_basis"] != "common") & (table["pair"] == "any") & (table["band"] == "all")].iloc[0]
+
+    without, with_them = overall(rates), overall(kept)
     return (f"Sensitivity: keeping the {int(with_them['games'] - without['games']):,} settled games whose "
             f"count misses the record by more than {OUTLIER_POINTS:g} points, the rulesets would name "
             f"different winners on {_share(with_them['disagreements'], int(with_them['games']))} of "
