@@ -21,6 +21,13 @@ that live or die by a ko (``../shared/docs/rules-texts/``):
 A ko the attacker cannot take first (an approach ko, Fig. 10 and 11) decides nothing
 differently: the confirmation gives the loser of the ko the pass it needs.
 
+A double-ko seki (J1989 Art. 8 commentary, Fig. 14, 连环劫双活) lives in seki under every
+ruleset: neither side can capture, by confirmation or by play, and the superko rules'
+ban on the cycle only forbids the move that would repeat it. It is a case of its own,
+the groups alive everywhere, so that the tables say where one stands; its two kos are
+also the endless threats above. The scorer finds the same chains
+(:func:`rulelab.scoring.seki.double_ko_seki`) and counts their points as seki points.
+
 The cases are the estimator's ko kills and those :func:`rulelab.life.reading.read_enclosed`
 finds on the final board, kept only where the common verdict leaves the group's walls
 alive: a case inside a dead group's area changes nothing. The Japanese verdict of an
@@ -38,9 +45,11 @@ from rulelab.board import LEGAL, NO_POINT, SUICIDE_NONE, pad, play
 from rulelab.life.estimate import BENT_FOUR, KO_TO_KILL
 from rulelab.life.reading import read_enclosed
 from rulelab.position import BLACK, EMPTY, WHITE
+from rulelab.scoring.seki import double_ko_seki
 
 UNMENDED_KO = "unmended_ko"
-KINDS = (BENT_FOUR, KO_TO_KILL, UNMENDED_KO)
+DOUBLE_KO_SEKI = "double_ko_seki"
+KINDS = (BENT_FOUR, KO_TO_KILL, UNMENDED_KO, DOUBLE_KO_SEKI)
 """The status cases, by the name the tables give them."""
 
 ENDLESS_THREATS = 2
@@ -61,7 +70,8 @@ class StatusCase:
     kind: str
     """One of :data:`KINDS`."""
     stones: np.ndarray
-    """bool ``(rows, cols)``: the defender's group."""
+    """bool ``(rows, cols)``: the defender's group (of a double-ko seki, its stones of
+    both colours)."""
     inside: np.ndarray
     """bool ``(rows, cols)``: the attacker's stones in its eye space."""
     dead_under: tuple[str, ...]
@@ -94,7 +104,18 @@ def status_cases(board: np.ndarray, dead: np.ndarray, known: tuple = ()) -> list
         kind = BENT_FOUR if reading.in_corner else KO_TO_KILL
         cases.append(StatusCase(kind, reading.stones, inside, dead_under,
                                 () if not endless else ("area",)))
+    seki = double_ko_stones(board)
+    if seki.any():
+        cases.append(StatusCase(DOUBLE_KO_SEKI, seki, np.zeros_like(seki), (), ()))
     return cases
+
+
+def double_ko_stones(board: np.ndarray) -> np.ndarray:
+    """bool ``(rows, cols)``: the stones of the board's double-ko sekis."""
+    rows, cols = board.shape
+    stride = cols + 2
+    found = double_ko_seki(pad(board), np.array([-stride, stride, -1, 1], np.int64))
+    return found.reshape(rows + 2, stride)[1:-1, 1:-1]
 
 
 def open_kos(board: np.ndarray) -> np.ndarray:

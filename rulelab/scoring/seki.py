@@ -9,6 +9,15 @@ escape, not even by a second protective move as the dame fill makes them
 2017-02-13-1; chains whose last liberty is a dame are stones the players left on the
 board, 2017-03-13-3). It is tested with the dead stones put back as well, so a seki
 held by a dead stone in an eye is seen. Chains touching a seki liberty are in seki.
+
+A *double-ko seki* has no such liberty (J1989 Art. 8 commentary, Fig. 14, 连环劫双活;
+Art. 7-2's 摇橹劫双活): each of two chains, one of each colour, has an eye and a ko.
+Taking one ko leaves the other side's chain one liberty, and that side answers by taking
+the other ko, whose captured stone touches its chain and so gives it back a liberty: the
+board comes back with the colours' roles swapped, and neither can ever capture. Its
+ko points touch one colour only, so the count would call them territory, and the
+chains' eyes territory too: :func:`double_ko_seki` finds the chains and the two lone
+stones the kos take, which are in seki as well.
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ import numpy as np
 from rulelab.board import label_components
 from rulelab.position import BLACK, EMPTY, WHITE
 
-from .chains import copy_chains, is_quiet, judge, place, root, with_stone
+from .chains import chain_forest, chain_liberties, copy_chains, is_quiet, judge, place, root, with_stone
 from .dame import UNSAFE, escapes
 
 
@@ -102,3 +111,91 @@ def seki_shares(in_seki, seki_liberty, nb):
     shares[0] = (liberties // 2).sum()
     shares[1] = (liberties % 2).sum()
     return shares
+
+
+@numba.njit(cache=True)
+def _ko_take(b, nb, p, colour, chains):
+    """The lone stone that colour, put on empty p, takes as a ko, or -1: every side of p
+    is the opponent's or the edge, and just one of those chains is in atari, a lone stone
+    (so the stone on p is then in atari at the stone's point)."""
+    other = 3 - colour
+    taken = -1
+    for k in range(4):
+        r = p + nb[k]
+        v = b[r]
+        if v == EMPTY or v == colour:
+            return -1
+        if v == other and chain_liberties(chains, r)[0] == 1:
+            if taken >= 0:
+                return -1
+            taken = r
+    if taken < 0:
+        return -1
+    for k in range(4):
+        if b[taken + nb[k]] == other:
+            return -1
+    return taken
+
+
+@numba.njit(cache=True)
+def _ataried_beside(b, nb, p, colour, chains, chain, beside):
+    """Whether the opposing chain with root ``chain`` is left one liberty by colour on p
+    and touches the stone ``beside``."""
+    touches = False
+    for k in range(4):
+        r = beside + nb[k]
+        if b[r] == 3 - colour and root(chains.parent, r) == chain:
+            touches = True
+    if not touches:
+        return False
+    board, board_chains = with_stone(b, nb, p, colour, chains)
+    return chain_liberties(board_chains, chain)[0] == 1
+
+
+@numba.njit(cache=True)
+def _ataried_touching(b, nb, p, colour, chains, beside):
+    """The root of an opposing chain beside p that colour on p leaves one liberty and
+    that touches the stone ``beside``, or -1."""
+    for k in range(4):
+        r = p + nb[k]
+        if b[r] == 3 - colour:
+            chain = root(chains.parent, r)
+            if _ataried_beside(b, nb, p, colour, chains, chain, beside):
+                return chain
+    return -1
+
+
+@numba.njit(cache=True)
+def double_ko_seki(b, nb):
+    """bool per point: the stones of double-ko sekis on padded board b (the module
+    docstring): a ko Black takes at p (its lone white stone a) and one White takes at
+    q (its lone black stone c), where Black on p leaves a white chain one liberty that
+    touches c, and White on q leaves a black chain one liberty that touches a."""
+    n = b.size
+    in_seki = np.zeros(n, np.bool_)
+    chains = chain_forest(b, nb)
+    points = np.empty(n, np.int64)
+    stones = np.empty(n, np.int64)
+    movers = np.empty(n, np.int8)
+    found = 0
+    for p in range(n):
+        if b[p] == EMPTY:
+            for colour in (BLACK, WHITE):
+                taken = _ko_take(b, nb, p, colour, chains)
+                if taken >= 0:
+                    points[found], stones[found], movers[found] = p, taken, colour
+                    found += 1
+    for i in range(found):
+        for j in range(found):
+            if movers[i] != BLACK or movers[j] != WHITE:
+                continue
+            white = _ataried_touching(b, nb, points[i], BLACK, chains, stones[j])
+            black = _ataried_touching(b, nb, points[j], WHITE, chains, stones[i])
+            if white < 0 or black < 0:
+                continue
+            in_seki[stones[i]] = in_seki[stones[j]] = True
+            for s in range(n):
+                if (b[s] == BLACK or b[s] == WHITE) and (root(chains.parent, s) == white
+                                                         or root(chains.parent, s) == black):
+                    in_seki[s] = True
+    return in_seki

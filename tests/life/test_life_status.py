@@ -5,7 +5,8 @@ import pytest
 
 from positions import named_positions
 from rulelab.life import decide_life
-from rulelab.life.status import UNMENDED_KO, dead_under, open_kos, status_cases
+from rulelab.life.status import DOUBLE_KO_SEKI, UNMENDED_KO, dead_under, open_kos, status_cases
+from rulelab.scoring.point_classes import classify_points
 from rulelab.pipeline.score import game_status, score_game
 from rulelab.position import Position
 from rulelab.rules import PRESETS
@@ -81,3 +82,17 @@ def test_the_estimator_s_ko_kills_are_cases_though_only_its_playouts_find_them()
     (case,) = game_status(position, verdict)
     assert case.kind == "bent_four_in_the_corner" and verdict.dead[case.stones].all()
     assert case.dead_under == ("territory", "area")
+
+
+# J1989 Art. 8: the counts the hand gives in the files' comments, seki points refused
+J1989_POINTS = {"double_ko_seki": (36, 0), "approach_ko_beside_a_double_ko_seki": (46, 36)}
+
+
+@pytest.mark.parametrize("name", list(J1989_POINTS))
+def test_a_double_ko_seki_gives_its_eyes_and_ko_points_to_neither_side_under_j1989(name):
+    named = STATUS[name]
+    position, life = named.position(), named.life()
+    (case,) = [c for c in status_cases(position.board, life.dead) if c.kind == DOUBLE_KO_SEKI]
+    assert (classify_points(position, life).seki == case.stones).all()  # the scorer's seki is the case
+    japanese = next(row for row in score_game(position, [PRESETS["japanese"]], verdict=life))
+    assert (japanese["black_points"], japanese["white_points"]) == J1989_POINTS[name]
