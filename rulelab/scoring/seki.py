@@ -11,7 +11,8 @@ board, 2017-03-13-3). It is tested with the dead stones put back as well, so a s
 held by a dead stone in an eye is seen. Chains touching a seki liberty are in seki.
 
 A *double-ko seki* has no such liberty (J1989 Art. 8 commentary, Fig. 14, 连环劫双活;
-Art. 7-2's 摇橹劫双活): each of two chains, one of each colour, has an eye and a ko.
+Art. 7-2's 摇橹劫双活): each of two chains, one of each colour, has a one-point eye
+and a ko, and no other liberty.
 Taking one ko leaves the other side's chain one liberty, and that side answers by taking
 the other ko, whose captured stone touches its chain and so gives it back a liberty: the
 board comes back with the colours' roles swapped, and neither can ever capture. Its
@@ -139,17 +140,26 @@ def _ko_take(b, nb, p, colour, chains):
 
 @numba.njit(cache=True)
 def _ataried_beside(b, nb, p, colour, chains, chain, beside):
-    """Whether the opposing chain with root ``chain`` is left one liberty by colour on p
-    and touches the stone ``beside``."""
+    """Whether the opposing chain with root ``chain`` touches the stone ``beside`` and
+    colour on p leaves it one liberty, an eye: a point whose every side is the chain's
+    colour or the edge."""
+    other = 3 - colour
     touches = False
     for k in range(4):
         r = beside + nb[k]
-        if b[r] == 3 - colour and root(chains.parent, r) == chain:
+        if b[r] == other and root(chains.parent, r) == chain:
             touches = True
     if not touches:
         return False
     board, board_chains = with_stone(b, nb, p, colour, chains)
-    return chain_liberties(board_chains, chain)[0] == 1
+    libs, eye = chain_liberties(board_chains, chain)
+    if libs != 1:
+        return False
+    for k in range(4):
+        v = board[eye + nb[k]]
+        if v == EMPTY or v == colour:
+            return False
+    return True
 
 
 @numba.njit(cache=True)
@@ -169,8 +179,9 @@ def _ataried_touching(b, nb, p, colour, chains, beside):
 def double_ko_seki(b, nb):
     """bool per point: the stones of double-ko sekis on padded board b (the module
     docstring): a ko Black takes at p (its lone white stone a) and one White takes at
-    q (its lone black stone c), where Black on p leaves a white chain one liberty that
-    touches c, and White on q leaves a black chain one liberty that touches a."""
+    q (its lone black stone c), where Black on p leaves a white chain only its eye,
+    the chain touching c, and White on q leaves a black chain only its eye, the chain
+    touching a."""
     n = b.size
     in_seki = np.zeros(n, np.bool_)
     chains = chain_forest(b, nb)
