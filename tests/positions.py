@@ -11,7 +11,8 @@ comment lines (``#``, the position's story and hand count), setting lines
 - ``margin_before_komi``: ``preset value`` pairs, comma-separated, one per preset;
 - ``result``: ``preset result`` pairs (``B+0.5``, ``draw``), the verdict of each preset at
   the komi it gives this game (:meth:`rulelab.rules.Ruleset.for_game`);
-- ``flags``: the rule flags the estimator raises (``bent_four_in_the_corner``), space-separated.
+- ``flags``: the rule flags the estimator raises (``bent_four_in_the_corner``), space-separated;
+- ``record`` and ``moves``: root properties and moves of :meth:`Named.record`.
 """
 
 from __future__ import annotations
@@ -54,15 +55,29 @@ class Named:
         dead = np.array([[ch in "xo" for ch in line.split()] for line in self._lines()])
         return Life(dead=dead, method=self.settings.get("life", "markup"))
 
+    def record(self) -> str:
+        """An SGF record: the diagram's stones set up (``AB``/``AW``), the ``record``
+        setting's root properties, then the ``moves`` setting."""
+        rows = [line.split() for line in self._lines()]
+        points = {colour: "".join(f"[{chr(97 + c)}{chr(97 + r)}]" for r, line in enumerate(rows)
+                                  for c, point in enumerate(line) if point.upper() == colour)
+                  for colour in "XO"}
+        size = f"{len(rows[0])}:{len(rows)}" if len(rows[0]) != len(rows) else str(len(rows))
+        return (f"(;GM[1]FF[4]SZ[{size}]{self.settings.get('record', '')}"
+                f"AB{points['X']}AW{points['O']}{self.settings.get('moves', '')})")
+
+    def pairs(self, key: str) -> dict[str, str]:
+        """A setting of ``name value`` pairs, comma-separated, as a dict."""
+        pairs = (item.split() for item in self.settings.get(key, "").split(",") if item.strip())
+        return {name: value for name, value in pairs}
+
     def margins(self) -> dict[str, float]:
         """``margin_before_komi`` per preset name."""
-        pairs = (item.split() for item in self.settings["margin_before_komi"].split(","))
-        return {name: float(value) for name, value in pairs}
+        return {name: float(value) for name, value in self.pairs("margin_before_komi").items()}
 
     def results(self) -> dict[str, str]:
         """``result`` per preset name (empty when the file states none)."""
-        pairs = (item.split() for item in self.settings.get("result", "").split(",") if item.strip())
-        return {name: value for name, value in pairs}
+        return self.pairs("result")
 
     def _lines(self) -> list[str]:
         return [line for line in self.diagram.splitlines() if line.strip()]
