@@ -66,7 +66,8 @@ def rules_cases_section(tables: ReportTables, out: Workspace) -> Section:
     cycles = cycle_counts(games, scores)
     blocks = [Text("Where the rules texts decide life differently (a bent four in the corner, a ko kill, "
                    "a ko left unmended: J1989 Art. 7-2 against play under Chinese 1988 Art. 8 and Ing "
-                   "Art. 4) and what a whole-board repetition means (a draw, no result, a forbidden "
+                   "Art. 4; a double-ko seki, J1989 Art. 8 Fig. 14, is a seki under every ruleset) and "
+                   "what a whole-board repetition means (a draw, no result, a forbidden "
                    "move, or resolved by Ing's ko rules). Each ruleset counts a status case with its "
                    "own verdict; `moved_<ruleset>` counts the games whose margin that moved, "
                    "`winner_changed` those where it changed a winner under some ruleset.")]
