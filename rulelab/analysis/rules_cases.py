@@ -78,8 +78,8 @@ def rules_cases_section(tables: ReportTables, out: Workspace) -> Section:
     examples = status_cases_table(life).sort_values(["differs", "game_id"], ascending=[False, True])
     examples = examples.drop_duplicates("kind").sort_values("kind")
     for row in examples.itertuples(index=False):
-        blocks += _drawn(tables, out, row.game_id, row.kind,
-                         f"a group of {row.stones} stones, dead under {row.dead_under or 'no ruleset'}")
+        verdict = f"dead under {row.dead_under}" if row.dead_under else "alive under every ruleset"
+        blocks += _drawn(tables, out, row.game_id, row.kind, f"{row.stones} stones, {verdict}")
     if not cycles.empty:
         # a record whose players stopped in its cycle shows one of its boards
         cycled = games[games["cycle"].notna()].sort_values(["ended_in_cycle", "game_id"],
