@@ -211,7 +211,7 @@ def _os_error(error: OSError) -> str:
 
 
 def _ingest(args) -> int:
-    from rulelab.pipeline.ingest import ingest
+    from rulelab.pipeline.run import ingest
 
     started = time.perf_counter()
     manifest = ingest(args.paths, args.out, jobs=args.jobs, force=args.force,
@@ -221,7 +221,7 @@ def _ingest(args) -> int:
 
 
 def _score(args) -> int:
-    from rulelab.pipeline.score import score
+    from rulelab.pipeline.run import score
 
     rules = args.rules.split(",") if args.rules is not None else None
     started = time.perf_counter()
@@ -240,7 +240,8 @@ def _validate(args) -> int:
 
     import pandas as pd
 
-    from rulelab.pipeline.validate import VALIDATION_FILE, miss_class_counts, validate
+    from rulelab.pipeline.run import validate
+    from rulelab.pipeline.validate import VALIDATION_FILE, miss_class_counts
     from rulelab.store.manifest import read_manifest
 
     with tempfile.TemporaryDirectory(prefix="rulelab-validate-") as scratch:

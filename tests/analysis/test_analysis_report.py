@@ -188,7 +188,7 @@ def test_report_builds_end_to_end_from_records(corpora, tmp_path):
     """Records → ingest → life → scores → report, on 60 real KGS games (counted and resigned)."""
     import tarfile
 
-    from rulelab.pipeline.score import score
+    from rulelab.pipeline.run import score
 
     folder = tmp_path / "records"
     folder.mkdir()

@@ -14,7 +14,7 @@ from rulelab.analysis.report import build_report
 from rulelab.analysis.sections import SECTIONS
 from rulelab.analysis.stats import wilson_interval
 from rulelab.errors import InputError
-from rulelab.pipeline.score import score
+from rulelab.pipeline.run import score
 
 FAST = dict(n_boot=20, n_boot_fit=0, examples_per_cause=1)
 

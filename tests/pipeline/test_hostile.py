@@ -28,8 +28,7 @@ from hypothesis import strategies as st
 from rulelab import cli
 from rulelab.errors import InputError
 from rulelab.pipeline.checkpoint import run_lock
-from rulelab.pipeline.ingest import ingest
-from rulelab.pipeline.score import score
+from rulelab.pipeline.run import ingest, score
 from rulelab.read.records import file_rows
 from rulelab.read.sgf import split
 from rulelab.read.sources import FileFailure, RawFile, iter_files

@@ -3,7 +3,8 @@
 import pytest
 
 from rulelab.pipeline.ingest import read_games
-from rulelab.pipeline.score import read_scores, score
+from rulelab.pipeline.run import score
+from rulelab.pipeline.score import read_scores
 from rulelab.read.cycles import OUTCOMES
 from rulelab.read.replay import replay
 from rulelab.read.sgf.events import game_events
