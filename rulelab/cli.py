@@ -298,7 +298,7 @@ def _report(args) -> int:
     from pathlib import Path
 
     from rulelab.analysis.inputs import check_run
-    from rulelab.analysis.report import build_report
+    from rulelab.report.build import build_report
 
     run = check_run(args.dir)
     out = Path(args.out) if args.out else run.resolve().with_name(f"{run.resolve().name}-report")

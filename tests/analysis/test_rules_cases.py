@@ -3,7 +3,7 @@
 import pandas as pd
 
 from positions import named_positions
-from rulelab.analysis.report import write_section
+from rulelab.report.build import write_section
 from rulelab.pipeline.run import score
 from rulelab.pipeline.score import read_scores
 from rulelab.store.life import read_life

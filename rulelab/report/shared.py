@@ -16,7 +16,7 @@ from rulelab.analysis.findings import trusted_games
 from rulelab.analysis.inputs import Run, analysable_games, read_run
 from rulelab.analysis.komi import DEFAULT_KOMI_GRID, fair_komi
 from rulelab.analysis.outcomes import komi_outcomes
-from rulelab.analysis.blocks import Section, Text
+from rulelab.report.blocks import Section, Text
 from rulelab.analysis.selection import collection_board, komi_population, record_gaps
 from rulelab.errors import InputError
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rulelab.analysis.blocks import Code, FigureBlock, Section, TableBlock, Text, Workspace, json_text
+from rulelab.report.blocks import Code, FigureBlock, Section, TableBlock, Text, Workspace, json_text
 from rulelab.errors import InputError
 
 
@@ -139,7 +139,7 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
         be empty or hold only a previous report's files. Must lie outside the run folder
         and must not hold it.
     **settings
-        Fields of :class:`~rulelab.analysis.shared.Settings` (``seed``, ``n_boot``,
+        Fields of :class:`~rulelab.report.shared.Settings` (``seed``, ``n_boot``,
         ``n_boot_fit``, ``examples_per_cause``, ``komi_grid``).
 
     Returns
@@ -153,8 +153,8 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
         If the run folder is incomplete, or ``out_dir`` lies inside it, holds it, or
         holds anything a report build did not write.
     """
-    from rulelab.analysis.sections import SECTIONS
-    from rulelab.analysis.shared import ReportTables, Settings
+    from rulelab.report.sections import SECTIONS
+    from rulelab.report.shared import ReportTables, Settings
 
     tables = ReportTables.load(run_dir, Settings(**settings))
     out = _report_folder(run_dir, out_dir)
@@ -264,8 +264,8 @@ def write_section(key: str, run_dir: str | Path, out_dir: str | Path, **settings
     InputError
         If ``key`` names no section, or as :func:`build_report`.
     """
-    from rulelab.analysis.sections import SECTIONS
-    from rulelab.analysis.shared import ReportTables, Settings
+    from rulelab.report.sections import SECTIONS
+    from rulelab.report.shared import ReportTables, Settings
 
     if key not in SECTIONS:
         raise InputError(f"The report part must be one of {', '.join(SECTIONS)}; got {key!r}.")
