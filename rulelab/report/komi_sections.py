@@ -10,9 +10,9 @@ from rulelab.analysis import plots
 from rulelab.analysis.komi import fair_komi, margin_distribution, record_agreement, rekomi_flips, win_rate_curve
 from rulelab.analysis.outcomes import CENSORING_ASSUMPTION, RECORD
 from rulelab.analysis.published import compare_published
+from rulelab.analysis.strata import STRATA
 from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.report.shared import ReportTables, missing
-from rulelab.analysis.strata import STRATA
 from rulelab.report.summary import dame_policies, outlier_rule, strength_sentence
 
 REKOMI = {"territory": (5.5, 6.5), "area": (5.5, 7.5)}

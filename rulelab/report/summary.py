@@ -15,11 +15,11 @@ import pandas as pd
 from rulelab.analysis.divergence import COMMON_KOMI, compared_rows
 from rulelab.analysis.findings import (MAIN_RULESETS, TRUSTED_CONFIDENCE, TRUSTED_METHODS,
                                        black_win_rates, cause_shares, pair_rates)
-from rulelab.analysis.selection import OUTLIER_POINTS
 from rulelab.analysis.komi import fair_komi
 from rulelab.analysis.outcomes import RECORD
-from rulelab.report.blocks import Section, Text, Workspace
+from rulelab.analysis.selection import OUTLIER_POINTS
 from rulelab.analysis.stats import wilson_interval
+from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS
 
 if TYPE_CHECKING:

@@ -11,10 +11,10 @@ from analysis_tables import collection, write_run
 
 from rulelab.analysis import compare_published, komi_outcomes
 from rulelab.analysis.diagrams import draw_board, neutral_points, points_that_differ
-from rulelab.report.build import build_report, write_section
-from rulelab.report.sections import SECTIONS
 from rulelab.errors import InputError
 from rulelab.position import board_from_diagram
+from rulelab.report.build import build_report, write_section
+from rulelab.report.sections import SECTIONS
 
 FAST = dict(n_boot=40, n_boot_fit=5, examples_per_cause=1)
 

@@ -3,9 +3,9 @@
 import pandas as pd
 
 from positions import named_positions
-from rulelab.report.build import write_section
 from rulelab.pipeline.run import score
 from rulelab.pipeline.score import read_scores
+from rulelab.report.build import write_section
 from rulelab.store.life import read_life
 
 from read.test_cycles import TRIPLE_KO
