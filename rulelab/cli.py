@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 
+import rulelab.shadowing  # noqa: F401  (first: names a folder that shadows the package)
 from rulelab import __version__
 from rulelab.errors import RulelabError
 from rulelab.katago_install import ENVIRONMENT

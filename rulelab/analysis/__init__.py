@@ -6,6 +6,7 @@ and :mod:`rulelab.analysis.diagrams`, imported on demand because they need matpl
 report built from them is :mod:`rulelab.report`.
 """
 
+import rulelab.shadowing  # noqa: F401  (first: names a folder that shadows the package)
 from rulelab.analysis import accessor  # noqa: F401  (registers df.go)
 from rulelab.analysis.attribution import CAUSES, PARTS, attribute, cause_summary, clearest_examples, ledger
 from rulelab.analysis.divergence import any_disagreement, disagreement_matrix, matrix_wide, winners

@@ -6,3 +6,5 @@ drive the stages (:mod:`~rulelab.pipeline.ingest` makes the games table,
 with the records (:mod:`~rulelab.pipeline.validate`, :mod:`~rulelab.pipeline.explain`). Each
 stage reads the layers below it.
 """
+
+import rulelab.shadowing  # noqa: F401  (first: names a folder that shadows the package)

@@ -6,3 +6,5 @@
 through the DataFrame functions of :mod:`rulelab.analysis`, and writes its parts as the
 blocks of :mod:`~rulelab.report.blocks`. Nothing in :mod:`rulelab.analysis` imports it.
 """
+
+import rulelab.shadowing  # noqa: F401  (first: names a folder that shadows the package)
