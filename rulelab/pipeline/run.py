@@ -323,10 +323,12 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str | LifeMethod = 
     before with the same options are reused (:func:`score`).
 
     Writes ``out/validation.parquet`` (every disagreement, with ``likely_cause`` and the
-    columns of :func:`explain_misses`) and ``out/validation.json`` (the agreement table, the
-    misses per class, and the time spent explaining them); returns the agreement table.
-    ``second`` is a backend (``'katago'`` or ``'gnugo'``, or such a method) whose verdict is counted too,
-    game by game (:func:`second_opinion`): its columns join the misses and the table.
+    columns of :func:`~rulelab.pipeline.validate.explain_misses`) and
+    ``out/validation.json`` (the agreement table, the misses per class, and the time spent
+    explaining them); returns the agreement table. ``second`` is a backend (``'katago'`` or
+    ``'gnugo'``, or such a method) whose verdict is counted too, game by game
+    (:func:`~rulelab.pipeline.validate.second_opinion`): its columns join the misses and
+    the table.
     ``seed`` seeds the estimator, in the scores and in the explanations.
     """
     if getattr(second, "name", second) not in SECOND_OPINIONS:
