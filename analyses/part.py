@@ -14,8 +14,8 @@ from rulelab.errors import RulelabError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from rulelab.analysis.report import write_section
-    from rulelab.analysis.sections import SECTIONS
+    from rulelab.report.build import write_section
+    from rulelab.report.sections import SECTIONS
 
     parser = argparse.ArgumentParser(prog="python -m analyses.part", description=__doc__.splitlines()[0])
     parser.add_argument("key", choices=list(SECTIONS), help="the part to build")

@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 
 from rulelab.life.gnugo import find_gnugo
-from rulelab.pipeline.score import _score_batch, resolve_rulesets, score
+from rulelab.pipeline.run import score
+from rulelab.pipeline.score import _score_batch, resolve_rulesets
 from rulelab.read.records import file_rows
 from rulelab.read.sources import RawFile
 

@@ -26,8 +26,7 @@ from bench.baseline import run_baseline
 from bench.gnugo import bench_gnugo
 from bench.memory import peak_tree_rss, sample_archive
 from rulelab import __version__
-from rulelab.pipeline.ingest import ingest
-from rulelab.pipeline.score import score
+from rulelab.pipeline.run import ingest, score
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 RESULTS = Path(__file__).resolve().parent / "results.json"

@@ -16,9 +16,10 @@ except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0+unknown"
 
 _API = {
-    "ingest": "rulelab.pipeline.ingest",
+    "ingest": "rulelab.pipeline.run",
     "read_games": "rulelab.pipeline.ingest",
-    "score": "rulelab.pipeline.score",
+    "score": "rulelab.pipeline.run",
+    "validate": "rulelab.pipeline.run",
     "read_scores": "rulelab.pipeline.score",
     "score_game": "rulelab.pipeline.score",
     "read_life": "rulelab.store.life",

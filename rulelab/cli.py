@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 
+import rulelab.shadowing  # noqa: F401  (first: names a folder that shadows the package)
 from rulelab import __version__
 from rulelab.errors import RulelabError
 from rulelab.katago_install import ENVIRONMENT
@@ -211,7 +212,7 @@ def _os_error(error: OSError) -> str:
 
 
 def _ingest(args) -> int:
-    from rulelab.pipeline.ingest import ingest
+    from rulelab.pipeline.run import ingest
 
     started = time.perf_counter()
     manifest = ingest(args.paths, args.out, jobs=args.jobs, force=args.force,
@@ -221,7 +222,7 @@ def _ingest(args) -> int:
 
 
 def _score(args) -> int:
-    from rulelab.pipeline.score import score
+    from rulelab.pipeline.run import score
 
     rules = args.rules.split(",") if args.rules is not None else None
     started = time.perf_counter()
@@ -240,7 +241,8 @@ def _validate(args) -> int:
 
     import pandas as pd
 
-    from rulelab.pipeline.validate import VALIDATION_FILE, miss_class_counts, validate
+    from rulelab.pipeline.run import validate
+    from rulelab.pipeline.validate import VALIDATION_FILE, miss_class_counts
     from rulelab.store.manifest import read_manifest
 
     with tempfile.TemporaryDirectory(prefix="rulelab-validate-") as scratch:
@@ -297,7 +299,7 @@ def _report(args) -> int:
     from pathlib import Path
 
     from rulelab.analysis.inputs import check_run
-    from rulelab.analysis.report import build_report
+    from rulelab.report.build import build_report
 
     run = check_run(args.dir)
     out = Path(args.out) if args.out else run.resolve().with_name(f"{run.resolve().name}-report")

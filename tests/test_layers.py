@@ -75,7 +75,7 @@ def test_a_life_table_without_the_game_has_no_verdict():
 
 
 def test_the_analyses_and_sql_load_no_life_package():
-    command = ("import rulelab.analysis, rulelab.analysis.sections, rulelab.store.sql, sys; "
+    command = ("import rulelab.analysis, rulelab.report.sections, rulelab.store.sql, sys; "
                "print(sorted(m for m in sys.modules if m.startswith('rulelab.life')))")
     shown = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"
@@ -92,8 +92,18 @@ def test_every_module_imports_without_the_optional_dependencies():
     subprocess.run([sys.executable, "-c", command], check=True)
 
 
+def test_the_analyses_never_import_the_report():
+    """The report is built on the analyses, a floor above them, never the other way."""
+    from rulelab.source_walk import PACKAGE, module_name
+
+    analyses = [module_name(path) for path in (PACKAGE / "analysis").glob("*.py")]
+    assert "rulelab.report.sections" in source_files("rulelab.report.build")  # the walk finds the report's modules
+    assert [(name, other) for name in analyses for other in source_files(name)
+            if other.startswith("rulelab.report")] == []
+
+
 def test_the_report_sections_load_no_numba_and_no_scorer():
-    command = ("import rulelab.analysis.sections, sys; "
+    command = ("import rulelab.report.sections, sys; "
                "print(sorted(m for m in sys.modules if m.startswith(('numba', 'rulelab.scoring'))))")
     shown = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"

@@ -1,11 +1,12 @@
 """Analyses of scored game collections: divergence between rulesets, its causes,
 komi and win rates. Importing the package registers the ``df.go`` accessor.
 
-The functions take and return DataFrames; figures and the report live in
-:mod:`rulelab.analysis.plots`, :mod:`rulelab.analysis.diagrams` and
-:mod:`rulelab.analysis.report`, imported on demand because they need matplotlib.
+The functions take and return DataFrames; figures live in :mod:`rulelab.analysis.plots`
+and :mod:`rulelab.analysis.diagrams`, imported on demand because they need matplotlib. The
+report built from them is :mod:`rulelab.report`.
 """
 
+import rulelab.shadowing  # noqa: F401  (first: names a folder that shadows the package)
 from rulelab.analysis import accessor  # noqa: F401  (registers df.go)
 from rulelab.analysis.attribution import CAUSES, PARTS, attribute, cause_summary, clearest_examples, ledger
 from rulelab.analysis.divergence import any_disagreement, disagreement_matrix, matrix_wide, winners

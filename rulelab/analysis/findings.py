@@ -1,7 +1,7 @@
 """The numbers the report opens with: how often the main rulesets disagree and why,
 which games to trust, and which counts are too far from the record to use.
 
-Every function returns a small table; :mod:`rulelab.analysis.sections` turns them
+Every function returns a small table; :mod:`rulelab.report.sections` turns them
 into sentences.
 """
 

@@ -20,6 +20,7 @@ from typing import Sequence
 
 import numpy as np
 
+import rulelab.shadowing  # noqa: F401  (first: names a folder that shadows the package)
 from rulelab.life.estimate import Estimate, estimate_life
 from rulelab.life.gnugo import GnuGo, GnuGoError, GnuGoUnavailable, find_gnugo
 from rulelab.life.katago import KataGo, KataGoError, KataGoUnavailable

@@ -3,12 +3,12 @@ life table (one row per game: its verdict and the scorer's point classes under i
 
 Positions come from the games table, never from a new replay. Each game's dead stones
 are decided once and reused for every ruleset, and stored (:mod:`rulelab.store.life`) so
-that nothing later decides them again; so is the region analysis of the board.
+that nothing later decides them again; so is the region analysis of the board. The
+``score`` command (:func:`rulelab.pipeline.run.score`) runs this stage after the games stage.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import fields, replace
 from functools import partial
 from pathlib import Path
@@ -17,26 +17,21 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from rulelab.errors import InputError, RulelabError, RulesError, raise_if_interrupted
-from rulelab.life import LifeMethod, LifeVerdict, check_seed, life_method
+from rulelab.errors import RulelabError, RulesError, raise_if_interrupted
+from rulelab.life import LifeMethod, LifeVerdict, life_method
 from rulelab.life.status import StatusCase, dead_under, status_cases
-from rulelab.pipeline.checkpoint import PartStore, Stage, publish_table, run_lock, table_digest
-from rulelab.pipeline.duplicates import copies_of_games, mark_copies
-from rulelab.pipeline.engines import open_engine
-from rulelab.pipeline.ingest import check_output_folder, environment, games_stage, provenance, publish_games, run_pipeline
+from rulelab.pipeline.checkpoint import Stage
+from rulelab.pipeline.ingest import environment
 from rulelab.position import Position
 from rulelab.read.cycles import WINNERS, repetition
-from rulelab.read.sources import ReadStats, check_inputs
-from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, check_komi, get_ruleset, played_out,
-                           server_ruleset, with_source_dame)
+from rulelab.rules import PRESETS, Ruleset, get_ruleset, played_out, server_ruleset, with_source_dame
 from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points, score_all
-from rulelab.store.layout import GAMES_FILE, LIFE_FILE, MANIFEST_FILE, SCORES_FILE
+from rulelab.store.layout import SCORES_FILE
 from rulelab.store.life import LIFE_SCHEMA, life_row
-from rulelab.store.manifest import CHECKSUMS, checksums, read_manifest
 from rulelab.store.positions import COUNTED_KINDS, POSITION_COLUMNS, position_from_row
-from rulelab.store.tables import read_frame, read_provenance, write_json_atomic
+from rulelab.store.tables import read_frame
+
 
 def _scores_schema() -> pa.Schema:
     """game_id and komi_source, one column per ScoreBreakdown field typed by its annotation,
@@ -259,42 +254,6 @@ def resolve_rulesets(rules: Iterable[str] | None, komi: float | None,
     return [r.with_komi(komi) for r in chosen] if komi is not None else chosen
 
 
-KOMI_LIMIT = 19 * 19
-"""The largest komi (either sign) to score every game at: beyond the points of a 19×19
-board, komi alone decides nearly every game."""
-
-
-def _check_user_komi(komi: float) -> None:
-    if abs(check_komi(komi, "to score every game at")) > KOMI_LIMIT:
-        raise RulesError(f"The 'komi' to score every game at must lie within ±{KOMI_LIMIT}, the points of a "
-                         f"19×19 board (beyond them komi alone decides the games); got {komi:g}")
-
-
-def _recorded_ingest(out: Path, paths: list[str]) -> dict | None:
-    """The manifest of the ingest in ``out``, if it read the same ``paths``.
-
-    Their content is not read here: the run hashes each input once, as it reads it, and
-    :func:`_check_inputs_unchanged` compares those hashes with the manifest's.
-    """
-    recorded = read_manifest(out)
-    if not (out / GAMES_FILE).is_file() or recorded is None:
-        return None
-    if [entry.get("path") for entry in recorded.get("inputs", [])] != paths:
-        return None
-    return recorded
-
-
-def _check_inputs_unchanged(out: Path, recorded: dict | None, read: list[dict], force: bool) -> None:
-    """Refuse to replace an ingest made from other contents of the same paths, unless ``force``.
-
-    Checked once the inputs are read, before any table is published: the parts made on
-    the way are kept, so the run with ``--force`` reuses them.
-    """
-    if recorded is not None and not force and recorded.get("inputs") != read:
-        raise InputError(f"{out / GAMES_FILE} was made from other contents of these inputs; "
-                         "use --force to overwrite")
-
-
 def scores_stage(rulesets: Sequence[Ruleset], life: str | LifeMethod, komi: float | None,
                  assume_rules: str | None = None, playout: str = "captured", seed: int = 0) -> Stage:
     """The scores table made unit by unit: a unit's games rows → one row per ok game ×
@@ -312,109 +271,6 @@ def scores_stage(rulesets: Sequence[Ruleset], life: str | LifeMethod, komi: floa
                          assume_rules=assume_rules, playout=playout, seed=seed),
                  options, environment(), reads=(*POSITION_COLUMNS, "result_kind"),
                  beside=(("life", LIFE_SCHEMA),))
-
-
-def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None = None,
-          komi: float | None = None, life: str | LifeMethod = "auto", jobs: int | None = None,
-          force: bool = False, progress: bool = False, engine: str = "local",
-          scheduler: str | None = None, assume_rules: str | None = None,
-          playout: str = "captured", seed: int = 0) -> dict:
-    """Ingest (or reuse the ingest in ``out``) and write ``out/scores.parquet`` and
-    ``out/life.parquet``.
-
-    Every ok game is scored under each ruleset (every preset by default) at its
-    standard komi — the komi of an even game, or the ruleset's handicap komi in a game of two
-    handicap stones or more (:meth:`rulelab.rules.Ruleset.for_game`) — with ``komi`` also at that komi (``komi_source='user'``), and under
-    the record's own rules at the record's own komi (``komi_source='record'``);
-    ``assume_rules`` names the rules of records that name none and whose server is not
-    known to imply any. The rows of a record read twice are marked as in the games
-    table (``duplicate_of``). ``playout`` is the play-out model of rules that count the
-    board as it stands (Tromp–Taylor, stone scoring): ``'captured'`` scores them after
-    the dead stones are captured, ``'as-is'`` on the board as it stands
-    (:func:`rulelab.rules.played_out`). ``seed`` seeds the estimator's playouts: the
-    same seed gives the same verdicts, and other seeds show how far a count depends on
-    the estimate's chance.
-
-    Games and scores are made unit by unit and checkpointed under ``out/parts/``, as
-    :func:`rulelab.pipeline.ingest.ingest` describes: an interrupted run resumes, and a re-run
-    (with ``force``) makes only the parts of new or changed inputs. ``engine`` and
-    ``scheduler`` choose where the work runs (see :func:`rulelab.pipeline.engines.open_engine`).
-
-    Returns
-    -------
-    dict
-        The updated manifest.
-    """
-    life = life_method(life)
-    check_seed(seed)
-    paths = check_inputs(paths)
-    out = Path(out)
-    if playout not in PLAYOUT_MODELS:
-        raise RulesError(f"The 'playout' parameter must be one of {PLAYOUT_MODELS}; got {playout!r}")
-    rulesets = resolve_rulesets(rules, None, playout)
-    if komi is not None:  # here, not in every game
-        _check_user_komi(komi)
-    if assume_rules is not None:
-        assume_rules = get_ruleset(assume_rules).name
-    stage = scores_stage(rulesets, life, komi, assume_rules, playout, seed)
-    recorded = _recorded_ingest(out, paths)
-    finished = [SCORES_FILE, LIFE_FILE] if recorded else [GAMES_FILE, MANIFEST_FILE, SCORES_FILE, LIFE_FILE]
-    if recorded and _scored_with(out, stage.options):
-        finished = [name for name in finished if name not in (SCORES_FILE, LIFE_FILE)]
-    check_output_folder(paths, out, finished, force)
-    out.mkdir(parents=True, exist_ok=True)
-    with run_lock(out):
-        return _score_into(out, paths, stage, recorded, force, jobs, progress, engine, scheduler)
-
-
-def _scored_with(out: Path, options: dict) -> bool:
-    """Whether the scores table in ``out`` was made with ``options``: scoring again over
-    the same ingest remakes it from the same parts, and other contents of the inputs are
-    refused once read (:func:`_check_inputs_unchanged`), so it needs no ``force``."""
-    scores = out / SCORES_FILE
-    try:
-        return read_provenance(scores).get("options") == options
-    except (OSError, ValueError, pa.ArrowException):  # missing or damaged: made again
-        return False
-
-
-def _score_into(out: Path, paths: list[str], stage: Stage, recorded: dict | None, force: bool,
-                jobs: int | None, progress: bool, engine: str, scheduler: str | None) -> dict:
-    """The work of :func:`score` once its run folder is checked and locked; ``recorded``
-    is the manifest of the ingest there that read the same paths (its options are reused)."""
-    started = time.perf_counter()
-    stats = ReadStats()
-    ingest_options = {"superko": (recorded or {}).get("options", {}).get("superko", False)}
-    with open_engine(engine, jobs=jobs, scheduler=scheduler) as runner:
-        run = run_pipeline(paths, out, [games_stage(**ingest_options), stage], runner, progress, stats)
-        where = runner.describe()
-    _check_inputs_unchanged(out, recorded, stats.inputs, force)
-    seconds = time.perf_counter() - started
-    manifest = publish_games(out, run, stats, ingest_options, where, seconds)
-    store = PartStore(out)
-    keys = run.keys["scores"]
-    meta = provenance("score", stats.inputs, stage.options)
-    copies = copies_of_games(pq.read_table(out / GAMES_FILE, columns=["game_id", "duplicate_of"]))
-    count = publish_table(store, "scores", keys, out / SCORES_FILE, SCORES_SCHEMA, meta,
-                          lambda groups: mark_copies(groups, copies))
-    lives = publish_table(store, "life", keys, out / LIFE_FILE, LIFE_SCHEMA, meta,
-                          lambda groups: mark_copies(groups, copies, by=("game_id",)))
-    for table in ("scores", "life"):
-        store.prune(table, keys)
-    manifest["score"] = {
-        "options": stage.options,
-        "rows": count,
-        "seconds": round(time.perf_counter() - started, 3),
-        "environment": environment(),
-        "units": run.summary("scores"),
-    }
-    manifest["tables"].update(scores=SCORES_FILE, life=LIFE_FILE)
-    manifest["counts"].update(scores_rows=count, life_rows=lives)
-    digest = table_digest(keys, meta)  # both tables are assembled from parts of the same keys
-    manifest["parts"].update(scores=digest, life=digest)
-    manifest[CHECKSUMS].update(checksums(out, [SCORES_FILE, LIFE_FILE]))
-    write_json_atomic(out / MANIFEST_FILE, manifest)
-    return manifest
 
 
 def read_scores(path: str | Path, *, keep_copies: bool = False) -> pd.DataFrame:

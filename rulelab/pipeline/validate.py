@@ -4,12 +4,12 @@ Only games that end by counting take part. The computed margin is the ``komi_sou
 'record'`` row of the scores table (the record's rules as its server counts them, at
 the record's komi); the recorded margin is ``RE``, signed so that Black ahead is
 positive. Every disagreement is kept with its likely cause and with the one group whose
-verdict would fix it (:mod:`rulelab.pipeline.explain`), which classes the miss.
+verdict would fix it (:mod:`rulelab.pipeline.explain`), which classes the miss. The
+``validate`` command (:func:`rulelab.pipeline.run.validate`) writes these tables.
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Iterable
 
@@ -17,26 +17,22 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from rulelab.errors import RulesError
 from rulelab.life import GnuGoError, KataGoError, LifeError, LifeMethod, life_method
-from rulelab.life_methods import ENGINE_METHODS
 from rulelab.pipeline.explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
 from rulelab.pipeline.progress import counted
-from rulelab.pipeline.score import record_ruleset, score
-from rulelab.rules import CHOICES, compensation, get_ruleset
+from rulelab.pipeline.score import record_ruleset
+from rulelab.rules import CHOICES, compensation
 from rulelab.scoring import score_all
-from rulelab.store.layout import GAMES_FILE, SCORES_FILE
+from rulelab.store.layout import GAMES_FILE
 from rulelab.store.life import read_verdicts
 from rulelab.store.positions import POSITION_COLUMNS, position_from_row
-from rulelab.store.tables import write_json_atomic
+
 
 VALIDATION_FILE = "validation.parquet"
 INVERTED = "recorded winner inverted: the count matches with the sign flipped"
 IMPOSSIBLE_PARITY = "recorded margin has a parity no area count of this board can have"
 REFUSALS = (GnuGoError, KataGoError, LifeError)
 """A backend refusing or failing on one board (a missing backend stops the run)."""
-SECOND_OPINIONS = (None, *ENGINE_METHODS)
-"""Backends whose verdicts :func:`validate` can count beside rulelab's."""
 RECORD_CAUSES = (INVERTED, IMPOSSIBLE_PARITY)
 """Causes that blame the recorded result itself, whatever the board holds."""
 EXPLANATION_TYPES = {"miss_class": "str", "fix_kind": "str", "fix_colour": "str",
@@ -228,55 +224,3 @@ def miss_class_counts(misses: pd.DataFrame) -> pd.DataFrame:
     for rules, group in misses.groupby("rules", dropna=False):
         counts[f"rules={rules}"] = group.miss_class.value_counts()
     return pd.DataFrame(counts).reindex(list(MISS_CLASSES)).fillna(0).astype(int).rename_axis(None)
-
-
-def validate(paths: Iterable[str], out: str | Path, *, life: str | LifeMethod = "auto",
-             jobs: int | None = None, force: bool = False, progress: bool = False, engine: str = "local",
-             scheduler: str | None = None, assume_rules: str | None = None,
-             second: str | LifeMethod | None = None, seed: int = 0) -> pd.DataFrame:
-    """Score ``paths`` into ``out`` and compare with recorded results.
-
-    Scoring reads each input once and makes only the parts it lacks, so scores made
-    before with the same options are reused (:func:`rulelab.pipeline.score.score`).
-
-    Writes ``out/validation.parquet`` (every disagreement, with ``likely_cause`` and the
-    columns of :func:`explain_misses`) and ``out/validation.json`` (the agreement table, the
-    misses per class, and the time spent explaining them); returns the agreement table.
-    ``second`` is a backend (``'katago'`` or ``'gnugo'``, or such a method) whose verdict is counted too,
-    game by game (:func:`second_opinion`): its columns join the misses and the table.
-    ``seed`` seeds the estimator, in the scores and in the explanations.
-    """
-    if getattr(second, "name", second) not in SECOND_OPINIONS:
-        raise RulesError(f"second opinion must be one of {', '.join(map(str, SECOND_OPINIONS))}; "
-                         f"got {second!r}")
-    life = life_method(life)
-    second = None if second is None else life_method(second)
-    out = Path(out)
-    if assume_rules is not None:
-        assume_rules = get_ruleset(assume_rules).name  # as the scores' provenance names it
-    score(paths, out, life=life, jobs=jobs, force=force, progress=progress, engine=engine,
-          scheduler=scheduler, assume_rules=assume_rules, seed=seed)
-    games = pd.read_parquet(out / GAMES_FILE, columns=GAME_COLUMNS + ["status", "result_kind",
-                                                                      "duplicate_of"])
-    scores = pd.read_parquet(out / SCORES_FILE, columns=SCORE_COLUMNS + ["komi_source", "duplicate_of"])
-    table = compare(games, scores)
-    if second is not None:
-        table = second_opinion(table, out / GAMES_FILE, second, assume_rules)
-    started = time.perf_counter()
-    misses = table.loc[~table.exact]
-    explained = explain_misses(misses, out, assume_rules, progress, seed)
-    misses = pd.concat([misses, explained], axis=1)
-    seconds = time.perf_counter() - started
-    misses.reset_index(drop=True).to_parquet(out / VALIDATION_FILE, index=False)
-    table["miss_class"] = misses.miss_class
-    summary = agreement(table)
-    classes = miss_class_counts(misses)
-    groups = summary.reset_index().rename(columns={"index": "group"})
-    write_json_atomic(out / "validation.json", {
-        "life": life.name,
-        "second_opinion": None if second is None else second.name,
-        "agreement": groups.to_dict(orient="records"),
-        "miss_classes": {column: classes[column].to_dict() for column in classes},
-        "explained": {"misses": len(misses), "seconds": round(seconds, 3)},
-    })
-    return summary

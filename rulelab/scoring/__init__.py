@@ -23,6 +23,7 @@ The modules, each one job, from the bottom up:
 - :mod:`.identities`: :func:`check_identities`.
 """
 
+import rulelab.shadowing  # noqa: F401  (first: names a folder that shadows the package)
 from .point_classes import PointClasses, classify_points
 from .breakdown import ScoreBreakdown
 from rulelab.classes import (

@@ -3,3 +3,5 @@
 Every later reader (the report, SQL, the analyses) goes through this layer, which
 imports neither the SGF reader nor the scorer.
 """
+
+import rulelab.shadowing  # noqa: F401  (first: names a folder that shadows the package)

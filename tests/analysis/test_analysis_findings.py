@@ -5,10 +5,10 @@ import pytest
 from analysis_tables import collection, score_row, write_run
 
 from rulelab.analysis.conventions import convention_agreement
-from rulelab.analysis.selection import OUTLIER_POINTS, record_gaps
 from rulelab.analysis.findings import (black_win_rates, cause_shares, pair_rates,
                                        trusted_games)
-from rulelab.analysis.report import write_section
+from rulelab.analysis.selection import OUTLIER_POINTS, record_gaps
+from rulelab.report.build import write_section
 
 
 def row(table, basis, pair, band="all"):

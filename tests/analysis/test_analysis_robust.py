@@ -9,12 +9,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulelab.analysis import plots, report
-from rulelab.analysis.report import build_report
-from rulelab.analysis.sections import SECTIONS
+from rulelab.analysis import plots
 from rulelab.analysis.stats import wilson_interval
 from rulelab.errors import InputError
-from rulelab.pipeline.score import score
+from rulelab.pipeline.run import score
+from rulelab.report import build as report
+from rulelab.report.build import build_report
+from rulelab.report.sections import SECTIONS
 
 FAST = dict(n_boot=20, n_boot_fit=0, examples_per_cause=1)
 

@@ -12,7 +12,8 @@ from rulelab.life import KataGoUnavailable, decide_life, decide_lives
 from rulelab.life import katago as katago_module
 from tools import katago_setup
 from rulelab.life.katago import KOMI, dead_chains, find_katago, query
-from rulelab.pipeline.score import score, score_game
+from rulelab.pipeline.run import score
+from rulelab.pipeline.score import score_game
 from rulelab.position import BLACK, WHITE, Position
 from rulelab.rules import get_ruleset
 from rulelab.store.tables import read_provenance

@@ -50,7 +50,7 @@ def test_help_lists_rulesets_life_methods_and_engines(command, capsys):
 
 def test_report_builds_the_report_of_a_run(collection, tmp_path, capsys, monkeypatch):
     built = []
-    monkeypatch.setattr("rulelab.analysis.report.build_report",
+    monkeypatch.setattr("rulelab.report.build.build_report",
                         lambda run, out: built.append((run, out)) or out / "index.html")
     run = tmp_path / "run"
     run.mkdir()

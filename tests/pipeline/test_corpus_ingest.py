@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from bench.baseline import run_baseline
-from rulelab.pipeline.ingest import ingest
+from rulelab.pipeline.run import ingest
 
 pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.pool]
 

@@ -28,8 +28,7 @@ from hypothesis import strategies as st
 from rulelab import cli
 from rulelab.errors import InputError
 from rulelab.pipeline.checkpoint import run_lock
-from rulelab.pipeline.ingest import ingest
-from rulelab.pipeline.score import score
+from rulelab.pipeline.run import ingest, score
 from rulelab.read.records import file_rows
 from rulelab.read.sgf import split
 from rulelab.read.sources import FileFailure, RawFile, iter_files
@@ -632,7 +631,7 @@ def test_a_damaged_run_folder_is_rebuilt_from_its_parts_saying_so(case, force, t
 
 
 def test_sql_and_the_report_refuse_a_table_that_no_longer_matches_its_checksum(tmp_path, capsys):
-    from rulelab.analysis.report import build_report
+    from rulelab.report.build import build_report
 
     games = write_games(tmp_path / "in", 3)
     assert cli.main(["score", str(games), "--jobs", "1", "--rules", "chinese", "--out", str(tmp_path / "run")]) == 0
@@ -658,7 +657,7 @@ def test_a_symlink_loop_given_as_an_input_is_one_row_and_the_good_games_are_read
 
 
 def test_a_symlink_loop_as_the_run_or_report_folder_stops_with_one_line(tmp_path, capsys):
-    from rulelab.analysis import report
+    from rulelab.report import build as report
 
     games = write_games(tmp_path / "in", 1)
     loop = symlink_loop(tmp_path)

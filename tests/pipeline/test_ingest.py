@@ -10,7 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from rulelab.errors import InputError
-from rulelab.pipeline.ingest import ingest, read_games
+from rulelab.pipeline.ingest import read_games
+from rulelab.pipeline.run import ingest
 from rulelab.read.records import file_rows
 from rulelab.read.sources import RawFile
 from rulelab.rules import PRESETS

@@ -8,7 +8,7 @@ import pytest
 
 from rulelab import kernel_cache
 from rulelab.pipeline import progress
-from rulelab.pipeline.ingest import ingest
+from rulelab.pipeline.run import ingest
 from rulelab.read.sources import ReadStats, input_size, iter_files
 from test_score_run import WALLS
 
@@ -183,7 +183,7 @@ def test_reading_games_on_the_fly_says_it_compiles_kernels_too(tmp_path, monkeyp
 
 
 def test_validation_shows_a_bar_over_the_misses_it_explains(tmp_path, monkeypatch, capsys):
-    from rulelab.pipeline.validate import validate
+    from rulelab.pipeline.run import validate
 
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "wrong.sgf").write_text(WALLS.replace("RE[W+12.5]", "RE[B+3.5]"))

@@ -22,10 +22,11 @@ from hypothesis import strategies as st
 from rulelab.errors import RulelabError
 from rulelab.gamegen import random_legal_game
 from rulelab.pipeline.checkpoint import PartStore, Stage, UnitWork, publish_table, run_unit, run_units
-from rulelab.pipeline.fingerprint import source_files
 from rulelab.pipeline.duplicates import first_copies
 from rulelab.pipeline.engines import LocalEngine, open_engine
-from rulelab.pipeline.ingest import _rows_of_batch, games_stage, ingest
+from rulelab.pipeline.fingerprint import source_files
+from rulelab.pipeline.ingest import _rows_of_batch, games_stage
+from rulelab.pipeline.run import ingest
 from rulelab.pipeline.units import plan_units
 from rulelab.position import BLACK
 from rulelab.read.sources import FileFailure, RawFile, iter_files

@@ -4,8 +4,7 @@ import json
 
 import pytest
 
-from rulelab.pipeline.ingest import ingest
-from rulelab.pipeline.score import score
+from rulelab.pipeline.run import ingest, score
 from test_scale import write_collection
 
 distributed = pytest.importorskip("distributed")

@@ -14,9 +14,9 @@ from rulelab.cli import main
 from rulelab.errors import GameError, InputError, RulesError
 from rulelab.life.methods import AutoMethod
 from rulelab.pipeline import score as score_run
-from rulelab.pipeline.ingest import ingest
-from rulelab.pipeline.score import read_scores, score
-from rulelab.pipeline.validate import IMPOSSIBLE_PARITY, validate
+from rulelab.pipeline.run import ingest, score, validate
+from rulelab.pipeline.score import read_scores
+from rulelab.pipeline.validate import IMPOSSIBLE_PARITY
 from rulelab.rules import PRESETS, played_out
 from rulelab.store.tables import read_provenance
 

@@ -8,7 +8,8 @@ import pytest
 
 from rulelab.cli import main
 from rulelab.pipeline.ingest import read_games
-from rulelab.pipeline.score import read_scores, score
+from rulelab.pipeline.run import score
+from rulelab.pipeline.score import read_scores
 from rulelab.rules import PRESETS
 from rulelab.store.sql import connect
 from test_score_run import WALLS

@@ -17,8 +17,8 @@ from rulelab.life.methods import GnuGoMethod
 from rulelab.pipeline.explain import (CONVENTION, DEAD_LEFT, MISJUDGED, MISS_CLASSES, RACE, RECORD_PROBLEM,
                              SECOND_OPINION, SEKI_MISREAD, SEVERAL_GROUPS, UNFINISHED, Flip,
                              classify_miss, explain_miss)
-from rulelab.pipeline.score import score as score_run
-from rulelab.pipeline.validate import EXPLANATION_TYPES, validate
+from rulelab.pipeline.run import score as score_run, validate
+from rulelab.pipeline.validate import EXPLANATION_TYPES
 from rulelab.position import BLACK, WHITE, Life, Position, board_from_diagram
 from rulelab.rules import get_ruleset
 from rulelab.scoring import score_position

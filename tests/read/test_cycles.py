@@ -4,7 +4,8 @@ import pytest
 
 from positions import named_positions
 from rulelab.pipeline.ingest import read_games
-from rulelab.pipeline.score import read_scores, score
+from rulelab.pipeline.run import score
+from rulelab.pipeline.score import read_scores
 from rulelab.read.replay import replay
 from rulelab.read.sgf.events import game_events
 from rulelab.read.sgf.parse import parse_game

@@ -13,7 +13,7 @@ import pytest
 import rulelab
 from rulelab.life import decide_life
 from rulelab.pipeline.checkpoint import PartStore
-from rulelab.pipeline.score import score
+from rulelab.pipeline.run import score
 from rulelab.position import BLACK, WHITE, board_from_diagram
 from rulelab.scoring import classify_points
 from rulelab.store.life import LIFE_SCHEMA, stored_life

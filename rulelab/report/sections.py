@@ -1,9 +1,9 @@
 """The parts of the report, in order (:data:`SECTIONS`): each reads the run through
-:class:`~rulelab.analysis.shared.ReportTables`, writes its tables and figures into a
-:class:`~rulelab.analysis.blocks.Workspace`, and returns a
-:class:`~rulelab.analysis.blocks.Section`. The sections on komi are in
-:mod:`rulelab.analysis.komi_sections`, the findings and the model in
-:mod:`rulelab.analysis.summary`.
+:class:`~rulelab.report.shared.ReportTables`, writes its tables and figures into a
+:class:`~rulelab.report.blocks.Workspace`, and returns a
+:class:`~rulelab.report.blocks.Section`. The sections on komi are in
+:mod:`rulelab.report.komi_sections`, the findings and the model in
+:mod:`rulelab.report.summary`.
 """
 
 from __future__ import annotations
@@ -15,22 +15,22 @@ import pandas as pd
 
 import rulelab
 from rulelab.analysis import diagrams, plots
-from rulelab.analysis.diagrams import verdict_text
 from rulelab.analysis.attribution import (CAUSE_NOTES, CAUSES, MAIN_CAUSES, PARTS, cause_summary,
                                           clearest_examples, part_of)
+from rulelab.analysis.diagrams import verdict_text
 from rulelab.analysis.divergence import (COMMON_KOMI, KOMI_BASES, any_disagreement, disagreement_matrix,
                                          matrix_wide, standard_rows)
-from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS, reproduced
-from rulelab.analysis.komi_sections import (komi_section, margins_section, published_section, rekomi_section,
-                                            strata_section)
-from rulelab.analysis.blocks import Code, Section, Text, Workspace, json_text
 from rulelab.analysis.inputs import counted_games
-from rulelab.analysis.rules_cases import rules_cases_section
-from rulelab.analysis.shared import ReportTables, missing
+from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS, reproduced
 from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strata, rank_band
-from rulelab.analysis.summary import basis_words, findings_section, model_section
 from rulelab.analysis.verdict import stored_verdict
 from rulelab.position import Position
+from rulelab.report.blocks import Code, Section, Text, Workspace, json_text
+from rulelab.report.komi_sections import (komi_section, margins_section, published_section, rekomi_section,
+                                          strata_section)
+from rulelab.report.rules_cases import rules_cases_section
+from rulelab.report.shared import ReportTables, missing
+from rulelab.report.summary import basis_words, findings_section, model_section
 from rulelab.rules import winner_at
 
 

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 
 from rulelab.analysis import diagrams
-from rulelab.analysis.blocks import Section, Text, Workspace
-from rulelab.analysis.shared import ReportTables
 from rulelab.analysis.verdict import stored_verdict
+from rulelab.report.blocks import Section, Text, Workspace
+from rulelab.report.shared import ReportTables
 
 
 def status_cases_table(life: pd.DataFrame) -> pd.DataFrame:

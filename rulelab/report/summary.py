@@ -1,7 +1,7 @@
 """The report's front: the findings in prose, and how the games were counted.
 
 Both read the tables of :mod:`rulelab.analysis.findings` and the shared intermediate
-tables of :class:`~rulelab.analysis.shared.ReportTables`, and say every number with the
+tables of :class:`~rulelab.report.shared.ReportTables`, and say every number with the
 count it rests on and its 95% interval.
 """
 
@@ -15,15 +15,15 @@ import pandas as pd
 from rulelab.analysis.divergence import COMMON_KOMI, compared_rows
 from rulelab.analysis.findings import (MAIN_RULESETS, TRUSTED_CONFIDENCE, TRUSTED_METHODS,
                                        black_win_rates, cause_shares, pair_rates)
-from rulelab.analysis.selection import OUTLIER_POINTS
 from rulelab.analysis.komi import fair_komi
 from rulelab.analysis.outcomes import RECORD
-from rulelab.analysis.blocks import Section, Text, Workspace
+from rulelab.analysis.selection import OUTLIER_POINTS
 from rulelab.analysis.stats import wilson_interval
+from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS
 
 if TYPE_CHECKING:
-    from rulelab.analysis.shared import ReportTables
+    from rulelab.report.shared import ReportTables
 
 CAUSE_WORDS = {
     "komi": "komi (the komi the rulesets give the game differ)",

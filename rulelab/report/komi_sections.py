@@ -10,10 +10,10 @@ from rulelab.analysis import plots
 from rulelab.analysis.komi import fair_komi, margin_distribution, record_agreement, rekomi_flips, win_rate_curve
 from rulelab.analysis.outcomes import CENSORING_ASSUMPTION, RECORD
 from rulelab.analysis.published import compare_published
-from rulelab.analysis.blocks import Section, Text, Workspace
-from rulelab.analysis.shared import ReportTables, missing
 from rulelab.analysis.strata import STRATA
-from rulelab.analysis.summary import dame_policies, outlier_rule, strength_sentence
+from rulelab.report.blocks import Section, Text, Workspace
+from rulelab.report.shared import ReportTables, missing
+from rulelab.report.summary import dame_policies, outlier_rule, strength_sentence
 
 REKOMI = {"territory": (5.5, 6.5), "area": (5.5, 7.5)}
 """Counterfactual komi changes per family: Japan's 5.5 → 6.5 (2002) and China's

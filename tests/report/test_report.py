@@ -11,10 +11,10 @@ from analysis_tables import collection, write_run
 
 from rulelab.analysis import compare_published, komi_outcomes
 from rulelab.analysis.diagrams import draw_board, neutral_points, points_that_differ
-from rulelab.analysis.report import build_report, write_section
-from rulelab.analysis.sections import SECTIONS
 from rulelab.errors import InputError
 from rulelab.position import board_from_diagram
+from rulelab.report.build import build_report, write_section
+from rulelab.report.sections import SECTIONS
 
 FAST = dict(n_boot=40, n_boot_fit=5, examples_per_cause=1)
 
@@ -188,7 +188,7 @@ def test_report_builds_end_to_end_from_records(corpora, tmp_path):
     """Records → ingest → life → scores → report, on 60 real KGS games (counted and resigned)."""
     import tarfile
 
-    from rulelab.pipeline.score import score
+    from rulelab.pipeline.run import score
 
     folder = tmp_path / "records"
     folder.mkdir()

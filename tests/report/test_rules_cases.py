@@ -3,8 +3,9 @@
 import pandas as pd
 
 from positions import named_positions
-from rulelab.analysis.report import write_section
-from rulelab.pipeline.score import read_scores, score
+from rulelab.pipeline.run import score
+from rulelab.pipeline.score import read_scores
+from rulelab.report.build import write_section
 from rulelab.store.life import read_life
 
 from read.test_cycles import TRIPLE_KO

@@ -1,6 +1,6 @@
 """The parts a report is made of — paragraphs, code, tables, figures, sections — and the
 workspace folder the sections write their files into. Sections build these;
-:mod:`rulelab.analysis.report` renders them and builds the whole report.
+:mod:`rulelab.report.build` renders them and builds the whole report.
 """
 
 from __future__ import annotations

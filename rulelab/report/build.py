@@ -1,5 +1,6 @@
 """The reproducible report: sections of text, figures (PNG) and tables (CSV), written
-as ``index.html`` and ``report.md``.
+as ``index.html`` and ``report.md`` (:mod:`rulelab.report.render`) into a folder that is
+swapped in whole once the build is complete.
 
 Same inputs, same bytes: every table is sorted, every random draw seeded, every
 figure saved without a date or software tag, and nothing depends on where the
@@ -8,7 +9,6 @@ folders lie (only the run folder's *name* is printed).
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import shutil
@@ -16,110 +16,9 @@ import stat
 from contextlib import contextmanager
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
-from rulelab.analysis.blocks import Code, FigureBlock, Section, TableBlock, Text, Workspace, json_text
 from rulelab.errors import InputError
-
-
-def format_value(value) -> str:
-    """A cell as shown in the report (the CSV files keep full precision)."""
-    if value is None or (isinstance(value, float) and np.isnan(value)) or value is pd.NA:
-        return ""
-    if isinstance(value, (bool, np.bool_)):
-        return "yes" if value else "no"
-    if isinstance(value, (float, np.floating)):
-        return f"{value:.4g}" if abs(value) < 1e6 else f"{value:.6g}"
-    return str(value)
-
-
-def markdown_table(frame: pd.DataFrame, max_rows: int = 20) -> str:
-    """A pipe table of the first ``max_rows`` rows.
-
-    Examples
-    --------
-    >>> print(markdown_table(pd.DataFrame({"ruleset": ["chinese"], "rate": [0.125]})))
-    | ruleset | rate |
-    | --- | --- |
-    | chinese | 0.125 |
-    """
-    def cell(value) -> str:
-        return format_value(value).replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(cell(c) for c in frame.columns) + " |",
-             "| " + " | ".join("---" for _ in frame.columns) + " |"]
-    for row in frame.head(max_rows).itertuples(index=False):
-        lines.append("| " + " | ".join(cell(v) for v in row) + " |")
-    return "\n".join(lines)
-
-
-def _rows_note(block: TableBlock) -> str:
-    shown = min(len(block.frame), block.preview_rows)
-    return f"{shown} of {len(block.frame):,} rows shown; all in {block.file}."
-
-
-def render_markdown(sections: list[Section], title: str) -> str:
-    """The whole report as Markdown."""
-    out = [f"# {title}", ""]
-    for section in sections:
-        out += [f"## {section.title}", ""]
-        for block in section.blocks:
-            if isinstance(block, Text):
-                out += [block.text, ""]
-            elif isinstance(block, Code):
-                out += ["```", block.text, "```", ""]
-            elif isinstance(block, FigureBlock):
-                out += [f"![{block.caption}]({block.file})", "", f"*{block.caption}*", ""]
-            elif block.frame.empty:
-                out += [f"**{block.caption}**: no rows ({block.file} holds the header).", ""]
-            elif block.preview_rows == 0:
-                out += [f"**{block.caption}**: {len(block.frame):,} rows in {block.file}.", ""]
-            else:
-                out += [f"**{block.caption}** ({_rows_note(block)})", "",
-                        markdown_table(block.frame, block.preview_rows), ""]
-    return "\n".join(out).rstrip() + "\n"
-
-
-_CSS = ("body{font-family:sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;line-height:1.45}"
-        "table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0 1.5rem}"
-        "td,th{border:1px solid #ccc;padding:.2rem .45rem;text-align:right}"
-        "th{background:#f0f0f0}img{max-width:100%}figure{margin:1rem 0 2rem}"
-        "pre{background:#f6f6f6;padding:.75rem;overflow-x:auto;font-size:.8rem}")
-
-
-def render_html(sections: list[Section], title: str) -> str:
-    """The whole report as one HTML page (figures and CSV files linked beside it)."""
-    esc = html.escape
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           f"<title>{esc(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
-           f"<h1>{esc(title)}</h1>", "<nav><ul>"]
-    out.append("".join(f'<li><a href="#{s.key}">{esc(s.title)}</a></li>' for s in sections))
-    out.append("</ul></nav>")
-    for section in sections:
-        out.append(f'<section id="{section.key}"><h2>{esc(section.title)}</h2>')
-        for block in section.blocks:
-            if isinstance(block, Text):
-                out.append(f"<p>{esc(block.text)}</p>")
-            elif isinstance(block, Code):
-                out.append(f"<pre>{esc(block.text)}</pre>")
-            elif isinstance(block, FigureBlock):
-                out.append(f'<figure><img src="{esc(block.file)}" alt="{esc(block.caption)}">'
-                           f"<figcaption>{esc(block.caption)}</figcaption></figure>")
-            elif block.frame.empty or block.preview_rows == 0:
-                rows = f"{len(block.frame):,} rows" if not block.frame.empty else "no rows"
-                out.append(f'<p><strong>{esc(block.caption)}</strong>: {rows} in '
-                           f'<a href="{esc(block.file)}">{esc(block.file)}</a>.</p>')
-            else:
-                head = "".join(f"<th>{esc(str(c))}</th>" for c in block.frame.columns)
-                body = "".join("<tr>" + "".join(f"<td>{esc(format_value(v))}</td>" for v in row) + "</tr>"
-                               for row in block.frame.head(block.preview_rows).itertuples(index=False))
-                out.append(f"<table><caption>{esc(block.caption)} ({esc(_rows_note(block))} "
-                           f'<a href="{esc(block.file)}">CSV</a>)</caption>'
-                           f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
-        out.append("</section>")
-    out += ["</body>", "</html>"]
-    return "\n".join(out) + "\n"
+from rulelab.report.blocks import Workspace, json_text
+from rulelab.report.render import render_html, render_markdown
 
 
 def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
@@ -139,7 +38,7 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
         be empty or hold only a previous report's files. Must lie outside the run folder
         and must not hold it.
     **settings
-        Fields of :class:`~rulelab.analysis.shared.Settings` (``seed``, ``n_boot``,
+        Fields of :class:`~rulelab.report.shared.Settings` (``seed``, ``n_boot``,
         ``n_boot_fit``, ``examples_per_cause``, ``komi_grid``).
 
     Returns
@@ -153,8 +52,8 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
         If the run folder is incomplete, or ``out_dir`` lies inside it, holds it, or
         holds anything a report build did not write.
     """
-    from rulelab.analysis.sections import SECTIONS
-    from rulelab.analysis.shared import ReportTables, Settings
+    from rulelab.report.sections import SECTIONS
+    from rulelab.report.shared import ReportTables, Settings
 
     tables = ReportTables.load(run_dir, Settings(**settings))
     out = _report_folder(run_dir, out_dir)
@@ -264,8 +163,8 @@ def write_section(key: str, run_dir: str | Path, out_dir: str | Path, **settings
     InputError
         If ``key`` names no section, or as :func:`build_report`.
     """
-    from rulelab.analysis.sections import SECTIONS
-    from rulelab.analysis.shared import ReportTables, Settings
+    from rulelab.report.sections import SECTIONS
+    from rulelab.report.shared import ReportTables, Settings
 
     if key not in SECTIONS:
         raise InputError(f"The report part must be one of {', '.join(SECTIONS)}; got {key!r}.")

@@ -16,9 +16,9 @@ from rulelab.analysis.findings import trusted_games
 from rulelab.analysis.inputs import Run, analysable_games, read_run
 from rulelab.analysis.komi import DEFAULT_KOMI_GRID, fair_komi
 from rulelab.analysis.outcomes import komi_outcomes
-from rulelab.analysis.blocks import Section, Text
 from rulelab.analysis.selection import collection_board, komi_population, record_gaps
 from rulelab.errors import InputError
+from rulelab.report.blocks import Section, Text
 
 FAMILY_REPRESENTATIVES = {"area": "chinese", "territory": "japanese"}
 """The ruleset that stands for its scoring family in the komi sections, when present."""
