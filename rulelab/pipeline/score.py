@@ -9,7 +9,7 @@ that nothing later decides them again; so is the region analysis of the board.
 from __future__ import annotations
 
 import time
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from functools import partial
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -31,7 +31,8 @@ from rulelab.read.cycles import WINNERS, repetition
 from rulelab.read.sources import ReadStats, check_inputs
 from rulelab.rules import (PLAYOUT_MODELS, PRESETS, Ruleset, check_komi, get_ruleset, played_out,
                            server_ruleset, with_source_dame)
-from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points, score_all
+from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points
+from rulelab.scoring.tally import TallyRow, analyses_for, tally
 from rulelab.store.layout import GAMES_FILE, LIFE_FILE, MANIFEST_FILE, SCORES_FILE
 from rulelab.store.life import LIFE_SCHEMA, life_row
 from rulelab.store.manifest import CHECKSUMS, checksums, read_manifest
@@ -112,21 +113,67 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     null when none), and ``status_effect`` is what that moved its margin (the margin
     minus the margin under ``verdict``; 0 when nothing moved).
     """
-    labelled = _labelled(list(rulesets or resolve_rulesets(None, None)), record, komi)
     verdict = verdict or life_method(life).decide(position)
+    plan = _plan(position, list(rulesets or resolve_rulesets(None, None)), record, komi, verdict, classes, cases)
+    return _scored([plan])[0]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """One game's counts, to be tallied with other games' (:func:`_scored`): each ruleset
+    under the verdict, and under its rules' own verdict on the status cases where that
+    differs."""
+
+    rows: list[TallyRow]
+    """The counts under the verdict, one per ruleset, then those under the rules' own verdicts."""
+    sources: list[str]
+    """Each ruleset's ``komi_source``."""
+    own: list[int | None]
+    """Per ruleset, the row of its count under its rules' own verdict (None: the verdict's)."""
+    status: list[str | None]
+    """Per ruleset, the status cases its rules decide otherwise than the verdict."""
+    state: dict
+    """How the game ended (``board_settled``, ``ended_by_passes``)."""
+
+
+def _plan(position: Position, rulesets: list[Ruleset], record: Ruleset | None, komi: float | None,
+          verdict: LifeVerdict, classes: PointClasses | None, cases: list[StatusCase] | None) -> _Plan:
+    """The counts :func:`score_game` makes of one game (see there), each board analysed."""
+    labelled = _labelled(rulesets, record, komi)
     cases = game_status(position, verdict) if cases is None else cases
     chosen = [ruleset for ruleset, _ in labelled]
-    common = score_all(position, verdict, chosen, classes=classes)
-    own = {scoring: _status_scores(position, verdict, chosen, cases, scoring)
-           for scoring in ("area", "territory")}
+    rows = [(position, verdict, r, r.komi, a) for r, a in zip(chosen, analyses_for(position, verdict, chosen, classes))]
+    own: list[int | None] = [None] * len(chosen)
+    status: list[str | None] = [None] * len(chosen)
+    for scoring in ("area", "territory"):
+        kinds, dead = _status_dead(verdict, cases, scoring)
+        if kinds is None:
+            continue
+        theirs = [i for i, r in enumerate(chosen) if r.scoring == scoring]
+        verdict_of_rules = replace(verdict, dead=dead)
+        analyses = analyses_for(position, verdict_of_rules, [chosen[i] for i in theirs])
+        for i, a in zip(theirs, analyses):
+            own[i], status[i] = len(rows), kinds
+            rows.append((position, verdict_of_rules, chosen[i], chosen[i].komi, a))
     state = {"board_settled": _board_settled(position, verdict), "ended_by_passes": position.ended_by_passes}
-    records = []
-    for i, (ruleset, source) in enumerate(labelled):
-        kinds, scored = own[ruleset.scoring]
-        b = scored[i] if scored else common[i]
-        records.append({**b.to_record(), **state, "komi_source": source, "status": kinds,
-                        "status_effect": b.margin - common[i].margin})
-    return records
+    return _Plan(rows, [source for _, source in labelled], own, status, state)
+
+
+def _scored(plans: list[_Plan]) -> list[list[dict]]:
+    """The records of :func:`score_game` of each plan, every count of every plan tallied at once."""
+    columns = tally([row for plan in plans for row in plan.rows])
+    breakdowns = iter([dict(zip(columns, values)) for values in zip(*columns.values())])
+    scored = []
+    for plan in plans:
+        counts = [next(breakdowns) for _ in plan.rows]
+        records = []
+        for i, source in enumerate(plan.sources):
+            common = counts[i]
+            b = common if plan.own[i] is None else counts[plan.own[i]]
+            records.append({**b, **plan.state, "komi_source": source, "status": plan.status[i],
+                            "status_effect": b["margin"] - common["margin"]})
+        scored.append(records)
+    return scored
 
 
 def game_status(position: Position, verdict) -> list[StatusCase]:
@@ -137,17 +184,14 @@ def game_status(position: Position, verdict) -> list[StatusCase]:
     return status_cases(position.board, verdict.dead, getattr(verdict, "ko_kills", ()))
 
 
-def _status_scores(position: Position, verdict, rulesets: list[Ruleset], cases: list[StatusCase],
-                   scoring: str) -> tuple[str | None, list[ScoreBreakdown] | None]:
-    """``(kinds, breakdowns)``: the cases that rules counting ``scoring`` decide
-    otherwise than ``verdict``, and every ruleset scored with those rules' dead stones
-    (None when they are the verdict's own)."""
+def _status_dead(verdict, cases: list[StatusCase], scoring: str) -> tuple[str | None, np.ndarray | None]:
+    """``(kinds, dead)``: the cases that rules counting ``scoring`` decide otherwise than
+    ``verdict``, and those rules' dead stones (None, None when they are the verdict's own)."""
     changed = [case.kind for case in cases
                if not np.array_equal(dead_under(verdict.dead, [case], scoring), verdict.dead)]
     if not changed:
         return None, None
-    own = replace(verdict, dead=dead_under(verdict.dead, cases, scoring))
-    return ",".join(sorted(set(changed))), score_all(position, own, rulesets)
+    return ",".join(sorted(set(changed))), dead_under(verdict.dead, cases, scoring)
 
 
 def _labelled(rulesets: list[Ruleset], record: Ruleset | None,
@@ -175,9 +219,9 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
     out, lives = [], []
     rows = [row for row in rows if row["status"] == "ok"]
     verdicts = _batch_verdicts(rows, life)
+    games = []
     for row, verdict in zip(rows, verdicts):
         record = record_ruleset(row, assume_rules, playout)
-        illegal = bool(row["illegal_move_count"])
         # each ruleset as it is played in this game (its handicap komi), counting open dame
         # as the record's source leaves them
         counted = [with_source_dame(r, row["source"]).for_game(row["handicap"] or 0) for r in rulesets]
@@ -186,15 +230,21 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
             verdict = verdict or life.decide(position, rng_seed=seed)
             classes = classify_points(position, verdict)
             cases = game_status(position, verdict)
-            scored = score_game(position, counted, life=life, record=record, komi=komi,
-                                verdict=verdict, classes=classes, cases=cases)
-            lives.append(life_row(row["game_id"], verdict, classes, cases, counted,
-                                  {r.name: dead_under(verdict.dead, cases, r.scoring) for r in counted},
-                                  players_counted=row["result_kind"] in COUNTED_KINDS))
+            plan = _plan(position, counted, record, komi, verdict, classes, cases)
+            lived = life_row(row["game_id"], verdict, classes, cases, counted,
+                             {r.name: dead_under(verdict.dead, cases, r.scoring) for r in counted},
+                             players_counted=row["result_kind"] in COUNTED_KINDS)
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
-            scored = failed_scores(counted, record, error, komi)
-        for entry in scored:
+            plan, lived = failed_scores(counted, record, error, komi), None
+        games.append((row, plan, lived))
+    planned = [plan for _, plan, _ in games if isinstance(plan, _Plan)]
+    scored = iter(_scored(planned))
+    for row, plan, lived in games:
+        if lived is not None:
+            lives.append(lived)
+        illegal = bool(row["illegal_move_count"])
+        for entry in next(scored) if isinstance(plan, _Plan) else plan:
             # A record with illegal moves did not reach its end by the rules, however it stopped.
             entry["finished"] = entry.get("finished") and not illegal
             out.append({"game_id": row["game_id"], **entry, "has_illegal_moves": illegal,
