@@ -115,7 +115,8 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     """
     verdict = verdict or life_method(life).decide(position)
     plan = _plan(position, list(rulesets or resolve_rulesets(None, None)), record, komi, verdict, classes, cases)
-    return _scored([plan])[0]
+    columns = _scored([plan])
+    return [dict(zip(columns, values)) for values in zip(*columns.values())]
 
 
 @dataclass(frozen=True)
@@ -159,21 +160,29 @@ def _plan(position: Position, rulesets: list[Ruleset], record: Ruleset | None, k
     return _Plan(rows, [source for _, source in labelled], own, status, state)
 
 
-def _scored(plans: list[_Plan]) -> list[list[dict]]:
-    """The records of :func:`score_game` of each plan, every count of every plan tallied at once."""
-    columns = tally([row for plan in plans for row in plan.rows])
-    breakdowns = iter([dict(zip(columns, values)) for values in zip(*columns.values())])
-    scored = []
+def _scored(plans: list[_Plan]) -> dict[str, list]:
+    """The records of :func:`score_game` of every plan, in order, as columns: every count of
+    every plan tallied at once, and each record taken from its ruleset's count."""
+    counts = tally([row for plan in plans for row in plan.rows])
+    common, chosen, extra = [], [], {"komi_source": [], "status": [], **{name: [] for name in _STATE}}
+    first = 0
     for plan in plans:
-        counts = [next(breakdowns) for _ in plan.rows]
-        records = []
         for i, source in enumerate(plan.sources):
-            common = counts[i]
-            b = common if plan.own[i] is None else counts[plan.own[i]]
-            records.append({**b, **plan.state, "komi_source": source, "status": plan.status[i],
-                            "status_effect": b["margin"] - common["margin"]})
-        scored.append(records)
-    return scored
+            common.append(first + i)
+            chosen.append(first + (i if plan.own[i] is None else plan.own[i]))
+            extra["komi_source"].append(source)
+            extra["status"].append(plan.status[i])
+            for name in _STATE:
+                extra[name].append(plan.state[name])
+        first += len(plan.rows)
+    columns = {name: [values[i] for i in chosen] for name, values in counts.items()}
+    margins = counts["margin"]
+    effect = [margin - margins[i] for margin, i in zip(columns["margin"], common)]
+    return {**columns, **extra, "status_effect": effect}
+
+
+_STATE = ("board_settled", "ended_by_passes")
+"""How a game ended, the same in each of its records (:attr:`_Plan.state`)."""
 
 
 def game_status(position: Position, verdict) -> list[StatusCase]:
@@ -213,10 +222,11 @@ def _board_settled(position: Position, verdict) -> bool:
 
 def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod, komi: float | None,
                  assume_rules: str | None = None, playout: str = "captured",
-                 seed: int = 0) -> dict[str, list[dict]]:
-    """The scores and life rows of a batch of games rows (a game that cannot be scored
-    has error rows in the scores table and no life row); ``seed`` seeds the estimator."""
-    out, lives = [], []
+                 seed: int = 0) -> dict[str, pa.Table | list[dict]]:
+    """The scores table and the life rows of a batch of games rows (a game that cannot be
+    scored has error rows in the scores table and no life row); ``seed`` seeds the
+    estimator. The scores are made as columns, straight from the batch's tally."""
+    lives = []
     rows = [row for row in rows if row["status"] == "ok"]
     verdicts = _batch_verdicts(rows, life)
     games = []
@@ -238,18 +248,36 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
             raise_if_interrupted(error)
             plan, lived = failed_scores(counted, record, error, komi), None
         games.append((row, plan, lived))
-    planned = [plan for _, plan, _ in games if isinstance(plan, _Plan)]
-    scored = iter(_scored(planned))
+    scored = _scored([plan for _, plan, _ in games if isinstance(plan, _Plan)])
+    columns: dict[str, list] = {name: [] for name in SCORES_SCHEMA.names}
+    first = 0
     for row, plan, lived in games:
         if lived is not None:
             lives.append(lived)
+        if isinstance(plan, _Plan):
+            count = len(plan.sources)
+            entries = {name: values[first:first + count] for name, values in scored.items()}
+            first += count
+        else:
+            count = len(plan)
+            entries = {name: [entry.get(name) for entry in plan] for name in columns}
         illegal = bool(row["illegal_move_count"])
-        for entry in next(scored) if isinstance(plan, _Plan) else plan:
-            # A record with illegal moves did not reach its end by the rules, however it stopped.
-            entry["finished"] = entry.get("finished") and not illegal
-            out.append({"game_id": row["game_id"], **entry, "has_illegal_moves": illegal,
-                        **_repetition(row, entry)})
-    return {"scores": out, "life": lives}
+        # A record with illegal moves did not reach its end by the rules, however it stopped.
+        entries["finished"] = [finished and not illegal for finished in entries["finished"]]
+        entries.update(game_id=[row["game_id"]] * count, has_illegal_moves=[illegal] * count)
+        if row.get("cycle") is not None:
+            _add_repetition(row, entries)
+        for name, values in columns.items():
+            values.extend(entries.get(name) or [None] * count)
+    return {"scores": pa.Table.from_pydict(columns, schema=SCORES_SCHEMA), "life": lives}
+
+
+def _add_repetition(row: dict, entries: dict[str, list]) -> None:
+    """Put the :func:`_repetition` of each of a game's records (``entries``, as columns) among them."""
+    records = [dict(zip(entries, values)) for values in zip(*entries.values())]
+    repeated = [_repetition(row, record) for record in records]
+    for name in ("repetition", "winner"):
+        entries[name] = [extra.get(name, record.get(name)) for record, extra in zip(records, repeated)]
 
 
 def _repetition(row: dict, entry: dict) -> dict:

@@ -278,7 +278,7 @@ def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monk
         score_run._score_batch([row], [], AutoMethod(), None)
     monkeypatch.setattr(AutoMethod, "decide", lambda *a, **k: 1 / 0)
     batch = score_run._score_batch([row], [score_run.get_ruleset("chinese")], AutoMethod(), None)
-    [failed] = batch["scores"]
+    [failed] = batch["scores"].to_pylist()
     assert failed["error"].startswith("internal_error: ZeroDivisionError")  # a plain bug costs one game
     assert batch["life"] == []  # and has no verdict
 
