@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, fields, replace
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -70,11 +70,19 @@ def record_ruleset(row: dict, assume_rules: str | None = None,
     an agreement phase follow the play-out model ``playout``
     (:func:`rulelab.rules.played_out`).
     """
+    return _record_ruleset(row["rules"], row["source"], row["komi"], assume_rules, playout)
+
+
+@lru_cache(maxsize=1024)
+def _record_ruleset(rules: str | None, source: str | None, komi: float | None, assume_rules: str | None,
+                    playout: str) -> Ruleset | None:
+    """:func:`record_ruleset` of a record's rules, source and komi: a collection holds a
+    few of these, and each is made once (a ruleset cannot be changed, so records share it)."""
     try:
-        ruleset = server_ruleset(row["rules"], row["source"], assume_rules)
-        if ruleset is None or row["komi"] is None:
+        ruleset = server_ruleset(rules, source, assume_rules)
+        if ruleset is None or komi is None:
             return None
-        return played_out(ruleset, playout).with_komi(row["komi"])
+        return played_out(ruleset, playout).with_komi(komi)
     except RulesError:  # a komi the ruleset cannot have (e.g. not a multiple of 0.5)
         return None
 
