@@ -249,8 +249,7 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
             classes = classify_points(position, verdict)
             cases = game_status(position, verdict)
             plan = _plan(position, counted, record, komi, verdict, classes, cases)
-            lived = life_row(row["game_id"], verdict, classes, cases, counted,
-                             {r.name: dead_under(verdict.dead, cases, r.scoring) for r in counted},
+            lived = life_row(row["game_id"], verdict, classes, cases, counted, _own_dead(verdict, cases, counted),
                              players_counted=row["result_kind"] in COUNTED_KINDS)
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
@@ -286,6 +285,16 @@ def _add_repetition(row: dict, entries: dict[str, list]) -> None:
     repeated = [_repetition(row, record) for record in records]
     for name in ("repetition", "winner"):
         entries[name] = [extra.get(name, record.get(name)) for record, extra in zip(records, repeated)]
+
+
+def _own_dead(verdict, cases: list[StatusCase], rulesets: list[Ruleset]) -> dict[str, np.ndarray]:
+    """Each ruleset's dead stones under its rules' own verdict on the status cases, by
+    name, for the life table: one mask per way of counting, and none for a game without
+    a case (every ruleset then takes the verdict's)."""
+    if not cases:
+        return {}
+    by_scoring = {scoring: dead_under(verdict.dead, cases, scoring) for scoring in {r.scoring for r in rulesets}}
+    return {r.name: by_scoring[r.scoring] for r in rulesets}
 
 
 def _repetition(row: dict, entry: dict) -> dict:

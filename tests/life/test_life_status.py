@@ -81,3 +81,23 @@ def test_the_estimator_s_ko_kills_are_cases_though_only_its_playouts_find_them()
     (case,) = game_status(position, verdict)
     assert case.kind == "bent_four_in_the_corner" and verdict.dead[case.stones].all()
     assert case.dead_under == ("territory", "area")
+
+
+@pytest.mark.parametrize("name", list(STATUS))
+def test_the_life_table_keeps_the_dead_stones_of_each_preset_whose_verdict_differs(name):
+    from rulelab.life.methods import given
+    from rulelab.pipeline.score import _own_dead
+    from rulelab.scoring import classify_points
+    from rulelab.store.life import life_row
+
+    named = STATUS[name]
+    position = named.position()
+    life = given(position, named.life().dead, "markup")
+    cases, presets = game_status(position, life), list(PRESETS.values())
+    row = life_row("g", life, classify_points(position, life), cases, presets, _own_dead(life, cases, presets))
+    differing = {r.name for r in presets if not np.array_equal(dead_under(life.dead, cases, r.scoring), life.dead)}
+    assert {entry["ruleset"] for entry in row["status_dead"]} == differing
+    for entry in row["status_dead"]:
+        scoring = PRESETS[entry["ruleset"]].scoring
+        assert entry["dead"] == dead_under(life.dead, cases, scoring).astype(np.int8).tobytes()
+    assert _own_dead(life, [], presets) == {}  # without a case every preset takes the verdict's
