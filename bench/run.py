@@ -4,12 +4,16 @@ Figures are written to ``bench/results.json`` and printed. Each ratio compares t
 measurements taken one after the other on this machine, so machine speed cancels out:
 
 - ingest and the whole pipeline (ingest + life and death + every ruleset) against the
-  plain baseline, sgfmill parse + sgfmill ``Board`` replay of the same games;
+  plain baseline, sgfmill parse + sgfmill ``Board`` replay of the same games, and the
+  games per second per core of each (a run's games per second over its workers; the
+  baseline runs in one process);
 - peak memory of the whole process tree, scoring a tenth of dev-mixed and all of it;
 - rulelab against GNU Go counting the same finished games (skipped without ``gnugo``).
 
 Every run starts from an empty run folder: parts left by an earlier run would be reused
-and make the figures meaningless.
+and make the figures meaningless. ``--only throughput --every N`` measures the
+throughput alone on one in N of kgs-dev's files: a short check of a change, its ratios
+still against the baseline of the same run.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ def bench_throughput(sample: Path) -> dict:
     figures = {"games": games, "baseline_sgfmill_parsed": parsed}
     runs = [("ingest_jobs1", ingest, {"jobs": 1}), ("ingest_jobs2", ingest, {"jobs": 2}),
             ("pipeline_jobs1", score, {"jobs": 1}), ("pipeline_jobs2", score, {"jobs": 2})]
+    runs_jobs = [(name, options["jobs"]) for name, _, options in runs]
     measured = {}
     for name, func, options in runs:
         measured[name] = fresh_run(func, [str(sample)], **options)
@@ -65,6 +70,7 @@ def bench_throughput(sample: Path) -> dict:
     for name, (manifest, seconds) in measured.items():
         found = manifest["counts"]["games_found"]
         figures[f"{name}_games_per_s"] = round(found / seconds, 1)
+        figures[f"{name}_games_per_s_per_core"] = round(found / seconds / dict(runs_jobs)[name], 1)
         figures[f"{name}_vs_baseline"] = round(found / seconds / baseline, 2)
         figures[f"{name}_games_ok"] = manifest["counts"]["games_ok"]
     return figures
@@ -89,6 +95,8 @@ def bench_memory(collection: Path, every: int, folder: Path) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", type=Path, default=CORPORA)
+    parser.add_argument("--only", choices=["throughput"], help="measure the throughput alone")
+    parser.add_argument("--every", type=int, default=1, help="take one in this many of kgs-dev's files")
     args = parser.parse_args(argv)
     kgs, mixed = args.corpora / "kgs-dev.tar.xz", args.corpora / "dev-mixed.tar.xz"
     missing = [path for path in (kgs, mixed) if not path.is_file()]
@@ -100,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="rulelab-bench-") as scratch:
         folder = Path(scratch)
         kgs_sample, warm_up = folder / "kgs-dev.tar", folder / "kgs-one-in-500.tar"
-        sample_archive(kgs, kgs_sample, 1)  # uncompressed: neither side pays for xz
+        sample_archive(kgs, kgs_sample, args.every)  # uncompressed: neither side pays for xz
         sample_archive(kgs, warm_up, 500)
         fresh_run(score, [str(warm_up)], jobs=1)  # fill numba's on-disk cache outside any timing
         sections = [("throughput_kgs_dev", lambda: bench_throughput(kgs_sample)),
@@ -108,24 +116,33 @@ def main(argv: list[str] | None = None) -> int:
                     ("gnugo_50_counted_kgs_games", lambda: bench_gnugo(kgs, folder / "gnugo"))]
         (folder / "gnugo").mkdir()
         for name, section in sections:
+            if args.only and not name.startswith(args.only):
+                continue
             results[name], seconds = timed(section)
             print(f"bench: {name} done in {seconds:.0f} s", file=sys.stderr, flush=True)
-    RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    if not args.only and args.every == 1:  # the record of a whole bench only
+        RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
     print(json.dumps(results, indent=2, sort_keys=True))
     print(summary(results))
     return 0
 
 
 def summary(results: dict) -> str:
-    """The headline ratios, one line each."""
-    speed, memory = results["throughput_kgs_dev"], results["memory_dev_mixed"]
-    gnugo = results["gnugo_50_counted_kgs_games"]
+    """The headline ratios of the sections measured, one line each."""
+    speed = results["throughput_kgs_dev"]
     lines = [
-        f"ingest    {speed['ingest_jobs1_vs_baseline']}x the sgfmill baseline with 1 job, "
-        f"{speed['ingest_jobs2_vs_baseline']}x with 2 ({speed['games']:,} KGS games)",
-        f"pipeline  {speed['pipeline_jobs1_vs_baseline']}x the sgfmill baseline with 1 job, "
-        f"{speed['pipeline_jobs2_vs_baseline']}x with 2 "
-        "(ingest + life and death + every ruleset)",
+        f"baseline  {speed['baseline_games_per_s']} games/s on one core (sgfmill parse + replay, "
+        f"{speed['games']:,} KGS games)",
+        *(f"{stage:<9} {speed[f'{stage}_jobs1_vs_baseline']}x the sgfmill baseline with 1 job, "
+          f"{speed[f'{stage}_jobs2_vs_baseline']}x with 2; games/s per core "
+          f"{speed[f'{stage}_jobs1_games_per_s_per_core']} and {speed[f'{stage}_jobs2_games_per_s_per_core']}"
+          for stage in ("ingest", "pipeline")),
+        "          (the pipeline: ingest + life and death + every ruleset)",
+    ]
+    if "memory_dev_mixed" not in results:
+        return "\n".join(lines)
+    memory, gnugo = results["memory_dev_mixed"], results["gnugo_50_counted_kgs_games"]
+    lines += [
         f"memory    peak {memory['full']['peak_tree_rss_mib']} MiB for {memory['full']['games']:,} games, "
         f"{memory['sample']['peak_tree_rss_mib']} MiB for {memory['sample']['games']:,}: "
         f"{memory['peak_ratio']}x the memory for {memory['games_ratio']}x the games",

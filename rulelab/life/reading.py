@@ -54,10 +54,6 @@ MAX_STATES = 20_000
 playouts: a few groups whose captures reopen points would take minutes."""
 
 
-class _GaveUp(Exception):
-    """The search met :data:`MAX_STATES` positions without a verdict."""
-
-
 @dataclass(frozen=True)
 class EnclosedGroup:
     """A group whose only liberties lie in one small eye space (padded indices)."""
@@ -160,70 +156,169 @@ def _walls_hold(padded, stride, colour, walls, read, outside) -> bool:
     return True
 
 
-class _Search:
-    """Can the attacker, moving first, capture the defender's largest string? (memoised
-    search over the eye space and the points of defender stones captured on the way)."""
+_MEMO_SLOTS = 1 << (2 * MAX_STATES - 1).bit_length()
+"""Slots of the search's hash table: a power of two, at least twice :data:`MAX_STATES`."""
 
-    def __init__(self, padded: np.ndarray, stride: int, group: EnclosedGroup, defender_retakes_ko: bool):
-        self.stride = stride
-        self.defender = group.colour
-        self.space = group.space
-        self.outside = group.outside
-        self.others = tuple(sorted(set(group.stones) - set(group.body)))
-        self.targets = group.body
-        self.defender_retakes_ko = defender_retakes_ko
-        self.scratch = np.empty(padded.size, dtype=np.int32)
-        self.depth_limit = 2 * (len(group.space) + len(group.outside)) + 8
-        self.memo: dict = {}
 
-    def attacker_wins(self, board: np.ndarray, colour: int, passes: int, ko: int, ko_holder: int,
-                      depth: int) -> bool:
-        """Outcome with ``colour`` to move.
+@numba.njit(cache=True)
+def _state_hash(board, colour, passes, ko, holder):
+    """FNV-1a over the board and the other parts of a search state."""
+    prime = np.uint64(1099511628211)
+    h = np.uint64(14695981039346656037)
+    for i in range(board.size):
+        h = (h ^ np.uint64(board[i])) * prime
+    for v in (colour, passes, ko + 1, holder):
+        h = (h ^ np.uint64(v)) * prime
+    return h
 
-        ``ko`` is banned to the side that is not ``ko_holder`` until the holder plays
-        elsewhere: taking a ko first wins it (the 1989 rule, under which retaking
-        needs a pass for that ko, which gives the holder time to settle it).
-        """
-        if passes >= 2 or depth > self.depth_limit:
-            return False
-        key = (board.tobytes(), colour, passes, ko, ko_holder)
-        if key in self.memo:
-            return self.memo[key]
-        if len(self.memo) >= MAX_STATES:
-            raise _GaveUp
-        attacker = colour != self.defender
-        self.memo[key] = False  # a cycle back to this state never captures anything
-        outcome = not attacker
-        taken = tuple(q for q in self.others if board[q] == EMPTY)
-        for p in self.space + taken + self.outside + (NO_POINT,):
-            result = self._after(board, colour, p, passes, ko, ko_holder, depth)
-            if result is None:
-                continue
-            if result == attacker:
-                outcome = attacker
+
+@numba.njit(cache=True)
+def _attacker_wins(padded, stride, defender, space, others, outside, targets, defender_retakes_ko,
+                   depth_limit, max_states, mover):
+    """Can the attacker capture a point of ``targets`` (the defender's largest string)?
+    1 if so, 0 if not, -1 when the search meets ``max_states`` positions first.
+
+    A depth-first search over the moves on ``space``, the points of the defender's
+    ``others`` stones once captured, and ``outside``, then a pass, from ``mover`` to move:
+    a position is won for the side to move when one of its moves wins, and lost (for
+    the attacker) after two passes or beyond ``depth_limit`` moves. Each position met
+    is remembered, by its whole board, side to move, passes and ko, and counts as lost
+    for the attacker while it is being searched (a cycle back to it captures nothing).
+    ``ko`` is banned to the side that is not its holder until the holder plays
+    elsewhere: taking a ko first wins it (the 1989 rule, under which retaking needs a
+    pass for that ko, which gives the holder time to settle it), unless
+    ``defender_retakes_ko``. The stack of positions is kept in arrays, one row per depth.
+    """
+    n = padded.size
+    levels = depth_limit + 2
+    boards = np.empty((levels, n), np.int8)
+    colour = np.empty(levels, np.int64)
+    passes = np.empty(levels, np.int64)
+    ko = np.empty(levels, np.int64)
+    holder = np.empty(levels, np.int64)
+    entry = np.empty(levels, np.int64)
+    outcome = np.empty(levels, np.bool_)
+    attacker = np.empty(levels, np.bool_)
+    moves = np.empty((levels, len(space) + len(others) + len(outside) + 1), np.int64)
+    n_moves = np.empty(levels, np.int64)
+    tried = np.empty(levels, np.int64)
+    scratch = np.empty(n, np.int32)
+    slots = np.full(_MEMO_SLOTS, -1, np.int64)
+    hashes = np.empty(max_states, np.uint64)
+    facts = np.empty((max_states, 4), np.int64)
+    values = np.empty(max_states, np.bool_)
+    stored = np.empty((min(max_states, 256), n), np.int8)
+    count = 0
+    boards[0, :] = padded
+    colour[0], passes[0], ko[0], holder[0] = mover, 0, NO_POINT, EMPTY
+    level, new = 0, True
+    while True:
+        if new:  # the position at ``level`` is known, lost, or searched from here
+            new = False
+            result = False
+            searched = False
+            if passes[level] < 2 and level <= depth_limit:
+                board = boards[level]
+                h = _state_hash(board, colour[level], passes[level], ko[level], holder[level])
+                slot = np.int64(h & np.uint64(_MEMO_SLOTS - 1))
+                known = -1
+                while slots[slot] >= 0:
+                    e = slots[slot]
+                    if (hashes[e] == h and facts[e, 0] == colour[level] and facts[e, 1] == passes[level]
+                            and facts[e, 2] == ko[level] and facts[e, 3] == holder[level]
+                            and np.array_equal(stored[e], board)):
+                        known = e
+                        break
+                    slot = (slot + 1) & (_MEMO_SLOTS - 1)
+                if known >= 0:
+                    result = values[known]
+                else:
+                    if count >= max_states:
+                        return -1
+                    if count == stored.shape[0]:
+                        grown = np.empty((min(2 * count, max_states), n), np.int8)
+                        grown[:count] = stored
+                        stored = grown
+                    slots[slot] = count
+                    hashes[count] = h
+                    facts[count, 0], facts[count, 1] = colour[level], passes[level]
+                    facts[count, 2], facts[count, 3] = ko[level], holder[level]
+                    stored[count, :] = board
+                    values[count] = False
+                    entry[level] = count
+                    count += 1
+                    attacker[level] = colour[level] != defender
+                    outcome[level] = not attacker[level]
+                    k = 0
+                    for p in space:
+                        moves[level, k] = p
+                        k += 1
+                    for p in others:
+                        if board[p] == EMPTY:
+                            moves[level, k] = p
+                            k += 1
+                    for p in outside:
+                        moves[level, k] = p
+                        k += 1
+                    moves[level, k] = NO_POINT
+                    n_moves[level], tried[level] = k + 1, 0
+                    searched = True
+            if not searched:  # back to the position it came from, with its outcome
+                if level == 0:
+                    return 1 if result else 0
+                level -= 1
+                if result == attacker[level]:
+                    outcome[level] = result
+                    tried[level] = n_moves[level]
+        # the next move of the position at ``level``
+        c = colour[level]
+        opp = 3 - c
+        while tried[level] < n_moves[level]:
+            p = moves[level, tried[level]]
+            tried[level] += 1
+            child = level + 1
+            if p == NO_POINT:
+                boards[child, :] = boards[level]
+                colour[child], passes[child] = opp, passes[level] + 1
+                ko[child], holder[child] = ko[level], holder[level]
+                new = True
                 break
-        self.memo[key] = outcome
-        return outcome
-
-    def _after(self, board, colour, p, passes, ko, ko_holder, depth):
-        """Outcome after ``colour`` plays ``p`` (or passes); ``None`` when illegal."""
-        opp = 3 - colour
-        if p == NO_POINT:
-            return self.attacker_wins(board, opp, passes + 1, ko, ko_holder, depth + 1)
-        free = colour == self.defender and self.defender_retakes_ko
-        banned = ko if ko_holder == opp and not free else NO_POINT
-        if board[p] != EMPTY or legality(board, self.stride, p, colour, banned, SUICIDE_NONE,
-                                         self.scratch) != LEGAL:
-            return None
-        after = board.copy()
-        _, captured, _, new_ko = play(after, self.stride, p, colour, banned, SUICIDE_NONE, self.scratch)
-        if colour != self.defender and captured and any(after[t] == EMPTY for t in self.targets):
-            return True
-        if new_ko != NO_POINT:
-            ko, ko_holder = new_ko, colour
-        elif colour == ko_holder:  # the ko's owner played elsewhere: the ko is over
-            ko, ko_holder = NO_POINT, EMPTY
-        return self.attacker_wins(after, opp, 0, ko, ko_holder, depth + 1)
+            free = c == defender and defender_retakes_ko
+            banned = ko[level] if holder[level] == opp and not free else NO_POINT
+            board = boards[level]
+            if board[p] != EMPTY or legality(board, stride, p, c, banned, SUICIDE_NONE, scratch) != LEGAL:
+                continue
+            boards[child, :] = board
+            after = boards[child]
+            _, captured, _, new_ko = play(after, stride, p, c, banned, SUICIDE_NONE, scratch)
+            if c != defender and captured:
+                taken = False
+                for t in targets:
+                    taken |= after[t] == EMPTY
+                if taken:
+                    outcome[level] = True
+                    tried[level] = n_moves[level]
+                    break
+            k, kept_by = ko[level], holder[level]
+            if new_ko != NO_POINT:
+                k, kept_by = new_ko, c
+            elif c == kept_by:  # the ko's owner played elsewhere: the ko is over
+                k, kept_by = NO_POINT, EMPTY
+            colour[child], passes[child], ko[child], holder[child] = opp, 0, k, kept_by
+            new = True
+            break
+        if new:
+            level += 1
+            continue
+        # every move tried, or one won: the position's outcome, back to its parent
+        result = outcome[level]
+        values[entry[level]] = result
+        if level == 0:
+            return 1 if result else 0
+        level -= 1
+        if result == attacker[level]:
+            outcome[level] = result
+            tried[level] = n_moves[level]
 
 
 def attacker_kills(padded: np.ndarray, stride: int, group: EnclosedGroup, *,
@@ -246,12 +341,13 @@ def attacker_kills(padded: np.ndarray, stride: int, group: EnclosedGroup, *,
         Let the defender move first: a group that lives so can mend what the attacker,
         moving first, would take (:mod:`rulelab.life.status`).
     """
-    search = _Search(padded, stride, group, defender_retakes_ko)
+    others = np.array(sorted(set(group.stones) - set(group.body)), dtype=np.int64)
     mover = group.colour if defender_first else 3 - group.colour
-    try:
-        return search.attacker_wins(padded.copy(), mover, 0, NO_POINT, EMPTY, 0)
-    except _GaveUp:
-        return None
+    won = _attacker_wins(padded, stride, group.colour, np.array(group.space, dtype=np.int64), others,
+                         np.array(group.outside, dtype=np.int64), np.array(group.body, dtype=np.int64),
+                         defender_retakes_ko, 2 * (len(group.space) + len(group.outside)) + 8, MAX_STATES,
+                         mover)
+    return None if won < 0 else bool(won)
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,8 @@ class Stage:
     """One table made unit by unit.
 
     ``build`` turns the unit's input files (first stage) or the previous stage's rows
-    (later stages) into this table's rows; it must be a picklable module-level
+    (later stages) into this table's rows (dicts, or an Arrow table of the table's
+    schema, for a stage that makes its rows as columns); it must be a picklable module-level
     function (or a ``functools.partial`` of one), since workers run it. A stage that
     makes tables ``beside`` its own returns, per batch, a mapping from each table to its rows.
     """
@@ -175,7 +176,7 @@ def part_paths(stage: Stage, path: str | os.PathLike) -> dict[str, Path]:
 
 
 def write_parts(paths: Mapping[str, Path], schemas: Mapping[str, pa.Schema],
-                batches: Iterable[Mapping[str, list[dict]]]) -> dict[str, int]:
+                batches: Iterable[Mapping[str, list[dict] | pa.Table]]) -> dict[str, int]:
     """Write one part per table from batches of rows by table, so that each appears whole
     or not at all; rows written per table.
 
@@ -198,8 +199,9 @@ def write_parts(paths: Mapping[str, Path], schemas: Mapping[str, pa.Schema],
                    for table in paths}
         for batch in batches:
             for table, rows in batch.items():
-                writers[table].write_table(pa.Table.from_pylist(rows, schema=schemas[table]))
-                counts[table] += len(rows)
+                part = rows if isinstance(rows, pa.Table) else pa.Table.from_pylist(rows, schema=schemas[table])
+                writers[table].write_table(part)
+                counts[table] += part.num_rows
         for writer in writers.values():
             writer.close()
         for table, path in paths.items():

@@ -9,8 +9,8 @@ that nothing later decides them again; so is the region analysis of the board. T
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
-from functools import partial
+from dataclasses import dataclass, fields, replace
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -26,7 +26,8 @@ from rulelab.pipeline.ingest import environment
 from rulelab.position import Position
 from rulelab.read.cycles import WINNERS, repetition
 from rulelab.rules import PRESETS, Ruleset, get_ruleset, played_out, server_ruleset, with_source_dame
-from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points, score_all
+from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points
+from rulelab.scoring.tally import TallyRow, analyses_for, tally
 from rulelab.store.layout import SCORES_FILE
 from rulelab.store.life import LIFE_SCHEMA, life_row
 from rulelab.store.positions import COUNTED_KINDS, POSITION_COLUMNS, position_from_row
@@ -64,11 +65,19 @@ def record_ruleset(row: dict, assume_rules: str | None = None,
     an agreement phase follow the play-out model ``playout``
     (:func:`rulelab.rules.played_out`).
     """
+    return _record_ruleset(row["rules"], row["source"], row["komi"], assume_rules, playout)
+
+
+@lru_cache(maxsize=1024)
+def _record_ruleset(rules: str | None, source: str | None, komi: float | None, assume_rules: str | None,
+                    playout: str) -> Ruleset | None:
+    """:func:`record_ruleset` of a record's rules, source and komi: a collection holds a
+    few of these, and each is made once (a ruleset cannot be changed, so records share it)."""
     try:
-        ruleset = server_ruleset(row["rules"], row["source"], assume_rules)
-        if ruleset is None or row["komi"] is None:
+        ruleset = server_ruleset(rules, source, assume_rules)
+        if ruleset is None or komi is None:
             return None
-        return played_out(ruleset, playout).with_komi(row["komi"])
+        return played_out(ruleset, playout).with_komi(komi)
     except RulesError:  # a komi the ruleset cannot have (e.g. not a multiple of 0.5)
         return None
 
@@ -107,21 +116,76 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     null when none), and ``status_effect`` is what that moved its margin (the margin
     minus the margin under ``verdict``; 0 when nothing moved).
     """
-    labelled = _labelled(list(rulesets or resolve_rulesets(None, None)), record, komi)
     verdict = verdict or life_method(life).decide(position)
+    plan = _plan(position, list(rulesets or resolve_rulesets(None, None)), record, komi, verdict, classes, cases)
+    columns = _scored([plan])
+    return [dict(zip(columns, values)) for values in zip(*columns.values())]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """One game's counts, to be tallied with other games' (:func:`_scored`): each ruleset
+    under the verdict, and under its rules' own verdict on the status cases where that
+    differs."""
+
+    rows: list[TallyRow]
+    """The counts under the verdict, one per ruleset, then those under the rules' own verdicts."""
+    sources: list[str]
+    """Each ruleset's ``komi_source``."""
+    own: list[int | None]
+    """Per ruleset, the row of its count under its rules' own verdict (None: the verdict's)."""
+    status: list[str | None]
+    """Per ruleset, the status cases its rules decide otherwise than the verdict."""
+    state: dict
+    """How the game ended (``board_settled``, ``ended_by_passes``)."""
+
+
+def _plan(position: Position, rulesets: list[Ruleset], record: Ruleset | None, komi: float | None,
+          verdict: LifeVerdict, classes: PointClasses | None, cases: list[StatusCase] | None) -> _Plan:
+    """The counts :func:`score_game` makes of one game (see there), each board analysed."""
+    labelled = _labelled(rulesets, record, komi)
     cases = game_status(position, verdict) if cases is None else cases
     chosen = [ruleset for ruleset, _ in labelled]
-    common = score_all(position, verdict, chosen, classes=classes)
-    own = {scoring: _status_scores(position, verdict, chosen, cases, scoring)
-           for scoring in ("area", "territory")}
+    rows = [(position, verdict, r, r.komi, a) for r, a in zip(chosen, analyses_for(position, verdict, chosen, classes))]
+    own: list[int | None] = [None] * len(chosen)
+    status: list[str | None] = [None] * len(chosen)
+    for scoring in ("area", "territory"):
+        kinds, dead = _status_dead(verdict, cases, scoring)
+        if kinds is None:
+            continue
+        theirs = [i for i, r in enumerate(chosen) if r.scoring == scoring]
+        verdict_of_rules = replace(verdict, dead=dead)
+        analyses = analyses_for(position, verdict_of_rules, [chosen[i] for i in theirs])
+        for i, a in zip(theirs, analyses):
+            own[i], status[i] = len(rows), kinds
+            rows.append((position, verdict_of_rules, chosen[i], chosen[i].komi, a))
     state = {"board_settled": _board_settled(position, verdict), "ended_by_passes": position.ended_by_passes}
-    records = []
-    for i, (ruleset, source) in enumerate(labelled):
-        kinds, scored = own[ruleset.scoring]
-        b = scored[i] if scored else common[i]
-        records.append({**b.to_record(), **state, "komi_source": source, "status": kinds,
-                        "status_effect": b.margin - common[i].margin})
-    return records
+    return _Plan(rows, [source for _, source in labelled], own, status, state)
+
+
+def _scored(plans: list[_Plan]) -> dict[str, list]:
+    """The records of :func:`score_game` of every plan, in order, as columns: every count of
+    every plan tallied at once, and each record taken from its ruleset's count."""
+    counts = tally([row for plan in plans for row in plan.rows])
+    common, chosen, extra = [], [], {"komi_source": [], "status": [], **{name: [] for name in _STATE}}
+    first = 0
+    for plan in plans:
+        for i, source in enumerate(plan.sources):
+            common.append(first + i)
+            chosen.append(first + (i if plan.own[i] is None else plan.own[i]))
+            extra["komi_source"].append(source)
+            extra["status"].append(plan.status[i])
+            for name in _STATE:
+                extra[name].append(plan.state[name])
+        first += len(plan.rows)
+    columns = {name: [values[i] for i in chosen] for name, values in counts.items()}
+    margins = counts["margin"]
+    effect = [margin - margins[i] for margin, i in zip(columns["margin"], common)]
+    return {**columns, **extra, "status_effect": effect}
+
+
+_STATE = ("board_settled", "ended_by_passes")
+"""How a game ended, the same in each of its records (:attr:`_Plan.state`)."""
 
 
 def game_status(position: Position, verdict) -> list[StatusCase]:
@@ -132,17 +196,14 @@ def game_status(position: Position, verdict) -> list[StatusCase]:
     return status_cases(position.board, verdict.dead, getattr(verdict, "ko_kills", ()))
 
 
-def _status_scores(position: Position, verdict, rulesets: list[Ruleset], cases: list[StatusCase],
-                   scoring: str) -> tuple[str | None, list[ScoreBreakdown] | None]:
-    """``(kinds, breakdowns)``: the cases that rules counting ``scoring`` decide
-    otherwise than ``verdict``, and every ruleset scored with those rules' dead stones
-    (None when they are the verdict's own)."""
+def _status_dead(verdict, cases: list[StatusCase], scoring: str) -> tuple[str | None, np.ndarray | None]:
+    """``(kinds, dead)``: the cases that rules counting ``scoring`` decide otherwise than
+    ``verdict``, and those rules' dead stones (None, None when they are the verdict's own)."""
     changed = [case.kind for case in cases
                if not np.array_equal(dead_under(verdict.dead, [case], scoring), verdict.dead)]
     if not changed:
         return None, None
-    own = replace(verdict, dead=dead_under(verdict.dead, cases, scoring))
-    return ",".join(sorted(set(changed))), score_all(position, own, rulesets)
+    return ",".join(sorted(set(changed))), dead_under(verdict.dead, cases, scoring)
 
 
 def _labelled(rulesets: list[Ruleset], record: Ruleset | None,
@@ -164,15 +225,16 @@ def _board_settled(position: Position, verdict) -> bool:
 
 def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod, komi: float | None,
                  assume_rules: str | None = None, playout: str = "captured",
-                 seed: int = 0) -> dict[str, list[dict]]:
-    """The scores and life rows of a batch of games rows (a game that cannot be scored
-    has error rows in the scores table and no life row); ``seed`` seeds the estimator."""
-    out, lives = [], []
+                 seed: int = 0) -> dict[str, pa.Table | list[dict]]:
+    """The scores table and the life rows of a batch of games rows (a game that cannot be
+    scored has error rows in the scores table and no life row); ``seed`` seeds the
+    estimator. The scores are made as columns, straight from the batch's tally."""
+    lives = []
     rows = [row for row in rows if row["status"] == "ok"]
     verdicts = _batch_verdicts(rows, life)
+    games = []
     for row, verdict in zip(rows, verdicts):
         record = record_ruleset(row, assume_rules, playout)
-        illegal = bool(row["illegal_move_count"])
         # each ruleset as it is played in this game (its handicap komi), counting open dame
         # as the record's source leaves them
         counted = [with_source_dame(r, row["source"]).for_game(row["handicap"] or 0) for r in rulesets]
@@ -181,20 +243,53 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
             verdict = verdict or life.decide(position, rng_seed=seed)
             classes = classify_points(position, verdict)
             cases = game_status(position, verdict)
-            scored = score_game(position, counted, life=life, record=record, komi=komi,
-                                verdict=verdict, classes=classes, cases=cases)
-            lives.append(life_row(row["game_id"], verdict, classes, cases, counted,
-                                  {r.name: dead_under(verdict.dead, cases, r.scoring) for r in counted},
-                                  players_counted=row["result_kind"] in COUNTED_KINDS))
+            plan = _plan(position, counted, record, komi, verdict, classes, cases)
+            lived = life_row(row["game_id"], verdict, classes, cases, counted, _own_dead(verdict, cases, counted),
+                             players_counted=row["result_kind"] in COUNTED_KINDS)
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
-            scored = failed_scores(counted, record, error, komi)
-        for entry in scored:
-            # A record with illegal moves did not reach its end by the rules, however it stopped.
-            entry["finished"] = entry.get("finished") and not illegal
-            out.append({"game_id": row["game_id"], **entry, "has_illegal_moves": illegal,
-                        **_repetition(row, entry)})
-    return {"scores": out, "life": lives}
+            plan, lived = failed_scores(counted, record, error, komi), None
+        games.append((row, plan, lived))
+    scored = _scored([plan for _, plan, _ in games if isinstance(plan, _Plan)])
+    columns: dict[str, list] = {name: [] for name in SCORES_SCHEMA.names}
+    first = 0
+    for row, plan, lived in games:
+        if lived is not None:
+            lives.append(lived)
+        if isinstance(plan, _Plan):
+            count = len(plan.sources)
+            entries = {name: values[first:first + count] for name, values in scored.items()}
+            first += count
+        else:
+            count = len(plan)
+            entries = {name: [entry.get(name) for entry in plan] for name in columns}
+        illegal = bool(row["illegal_move_count"])
+        # A record with illegal moves did not reach its end by the rules, however it stopped.
+        entries["finished"] = [finished and not illegal for finished in entries["finished"]]
+        entries.update(game_id=[row["game_id"]] * count, has_illegal_moves=[illegal] * count)
+        if row.get("cycle") is not None:
+            _add_repetition(row, entries)
+        for name, values in columns.items():
+            values.extend(entries.get(name) or [None] * count)
+    return {"scores": pa.Table.from_pydict(columns, schema=SCORES_SCHEMA), "life": lives}
+
+
+def _add_repetition(row: dict, entries: dict[str, list]) -> None:
+    """Put the :func:`_repetition` of each of a game's records (``entries``, as columns) among them."""
+    records = [dict(zip(entries, values)) for values in zip(*entries.values())]
+    repeated = [_repetition(row, record) for record in records]
+    for name in ("repetition", "winner"):
+        entries[name] = [extra.get(name, record.get(name)) for record, extra in zip(records, repeated)]
+
+
+def _own_dead(verdict, cases: list[StatusCase], rulesets: list[Ruleset]) -> dict[str, np.ndarray]:
+    """Each ruleset's dead stones under its rules' own verdict on the status cases, by
+    name, for the life table: one mask per way of counting, and none for a game without
+    a case (every ruleset then takes the verdict's)."""
+    if not cases:
+        return {}
+    by_scoring = {scoring: dead_under(verdict.dead, cases, scoring) for scoring in {r.scoring for r in rulesets}}
+    return {r.name: by_scoring[r.scoring] for r in rulesets}
 
 
 def _repetition(row: dict, entry: dict) -> dict:

@@ -12,10 +12,13 @@ board and gives no prisoner for them.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Iterable
 
+import numpy as np
+
 from rulelab.errors import RulesError
-from rulelab.position import BLACK, EMPTY, WHITE, Life, Position
+from rulelab.position import EMPTY, WHITE, Life, Position
 from rulelab.rules import Ruleset, check_komi, get_ruleset, winner_at
 
 from .point_classes import PointClasses, checked_board, point_classes_of
@@ -101,123 +104,122 @@ def score_all(
             raise RulesError(f"A ruleset must be a Ruleset or a preset name; got {r!r}")
     if komi is not None:
         komi = check_komi(komi, "argument", board.size)
+    rows = [(position, life, r, r.komi if komi is None else komi, a)  # a preset's komi holds on any board size
+            for r, a in zip(resolved, analyses_for(position, life, resolved, classes, board))]
+    columns = tally(rows)
+    return [ScoreBreakdown(**dict(zip(columns, values))) for values in zip(*columns.values())]
+
+
+def analyses_for(position: Position, life: Life, rulesets: list[Ruleset], classes: PointClasses | None = None,
+                 board: np.ndarray | None = None) -> list[PointClasses]:
+    """The analysis each ruleset adds up: the board classified once per way of treating
+    dead stones (removed, or kept as Tromp–Taylor keeps them). ``classes``, when the
+    caller has them (:func:`classify_points` under ``life``), stand for the analysis
+    with the dead stones removed; ``board`` is :func:`checked_board`'s, when made."""
+    board = checked_board(position, life) if board is None else board
     has_dead = bool((life.dead & (board != EMPTY)).any())
     analyses: dict[bool, PointClasses] = {}
     if classes is not None:  # without dead stones, removing them leaves the same board
         analyses[has_dead] = classes
-    scores = []
-    for r in resolved:
-        k = r.komi if komi is None else komi  # a preset's komi holds on any board size
+    chosen = []
+    for r in rulesets:
         removes = r.remove_dead and has_dead
         if removes not in analyses:
             analyses[removes] = point_classes_of(life, board, removes)
-        scores.append(_tally(position, life, r, k, analyses[removes]))
-    return scores
+        chosen.append(analyses[removes])
+    return chosen
 
 
-def _tally(
-    position: Position, life: Life, r: Ruleset, komi: float, a: PointClasses
-) -> ScoreBreakdown:
-    """Add up the classes of ``a`` as ruleset ``r`` counts them."""
-    n = a.counts
-    both = (BLACK, WHITE)
-    stones = {BLACK: n[STONE_B], WHITE: n[STONE_W]}
-    territory = {BLACK: n[TERRITORY_B], WHITE: n[TERRITORY_W]}
-    seki_points = {BLACK: n[SEKI_POINT_B], WHITE: n[SEKI_POINT_W]}
-    owed = {BLACK: n[OWED_B], WHITE: n[OWED_W]}
-    dead = {BLACK: a.dead_black, WHITE: a.dead_white}
-    dead_in_seki = {BLACK: a.dead_in_seki_black, WHITE: a.dead_in_seki_white}
-    captured = {BLACK: position.captured_black, WHITE: position.captured_white}
+TallyRow = tuple[Position, Life, Ruleset, float, PointClasses]
+"""What one count adds up: the position, the life verdict, the ruleset, the komi, and
+the analysis of :func:`analyses_for` the ruleset takes."""
+
+
+def tally(rows: list[TallyRow]) -> dict[str, list]:
+    """The :class:`ScoreBreakdown` of each row, as columns named by its fields, every row at
+    once (the rows of many positions and rulesets: the scores stage tallies a batch of
+    games in one go). Each count is an array of (colour, row), Black's row first, and each
+    setting of the rules a boolean per row choosing between the counts."""
+    if not rows:
+        return {f.name: [] for f in fields(ScoreBreakdown)}
+    positions = [row[0] for row in rows]
+    lives = [row[1] for row in rows]
+    rulesets = [row[2] for row in rows]
+    chosen = [row[4] for row in rows]
+    n = np.array([a.counts for a in chosen], dtype=np.int64).reshape(len(rows), -1).T
+    rest = np.array([(a.dead_black, a.dead_white, a.dead_in_seki_black, a.dead_in_seki_white,
+                      a.tax_black, a.tax_white, a.seki_pairs) for a in chosen], dtype=np.int64).reshape(-1, 7).T
+    facts = np.array([(p.captured_black, p.captured_white, p.passes_black, p.passes_white,
+                       p.to_move == WHITE, p.handicap, p.board.size) for p in positions],
+                     dtype=np.int64).reshape(-1, 7).T
+    stones = n[[STONE_B, STONE_W]]
+    territory = n[[TERRITORY_B, TERRITORY_W]]
+    seki_points = n[[SEKI_POINT_B, SEKI_POINT_W]]
+    owed = n[[OWED_B, OWED_W]]
+    dead, dead_in_seki, all_tax, seki_pairs = rest[0:2], rest[2:4], rest[4:6], rest[6]
+    captured, white_moves, handicap, board_points = facts[0:2], facts[4] == 1, facts[5], facts[6]
     seki_dame, open_dame = n[SEKI_DAME], n[OPEN_DAME]
 
+    def setting(name: str, value) -> np.ndarray:
+        return np.array([getattr(r, name) == value for r in rulesets], dtype=bool)
+
+    area, alternate = setting("scoring", "area"), setting("dame_policy", "alternate")
+    split, pairs = setting("shared_points", "split"), setting("shared_points", "pairs")
+
     # The two ruleset-free margins of the module docstring's identity.
-    area = {c: stones[c] + territory[c] + seki_points[c] + owed[c] for c in both}
-    held_t = {c: captured[3 - c] + dead[3 - c] - dead_in_seki[3 - c] for c in both}
-    area_margin = area[BLACK] - area[WHITE]
-    territory_margin = territory[BLACK] + held_t[BLACK] - territory[WHITE] - held_t[WHITE]
+    area_points = stones + territory + seki_points + owed
+    held_t = captured[::-1] + dead[::-1] - dead_in_seki[::-1]
+    area_margin = area_points[0] - area_points[1]
+    territory_margin = territory[0] + held_t[0] - territory[1] - held_t[1]
 
-    zero = {BLACK: 0, WHITE: 0}
-    passes = {BLACK: position.passes_black, WHITE: position.passes_white} if r.pass_stones else zero
-    tax = {BLACK: a.tax_black, WHITE: a.tax_white} if r.seki_tax == "all" else zero
-    seki_counted = zero if r.seki_tax == "seki" else seki_points
-    shared = {BLACK: 0.0, WHITE: 0.0}
-    filled = zero
-    if r.scoring == "area":
-        kept = zero
-        if r.dame_policy == "alternate":
-            mover = WHITE if position.to_move == WHITE else BLACK
-            filled = {mover: (open_dame + 1) // 2, 3 - mover: open_dame // 2}
-        neutral = seki_dame + open_dame - filled[BLACK] - filled[WHITE]
-        if r.shared_points == "split":
-            shared = {BLACK: neutral / 2, WHITE: neutral / 2}
-        elif r.shared_points == "pairs":
-            shared = {BLACK: float(a.seki_pairs), WHITE: float(a.seki_pairs)}
-        dame = int(neutral - shared[BLACK] - shared[WHITE])
-        held = {c: captured[3 - c] + dead[3 - c] for c in both}
-        total = {
-            c: stones[c] + territory[c] + seki_counted[c] + owed[c] + filled[c] - tax[c] + shared[c]
-            for c in both
-        }
-    else:
-        kept = dead_in_seki
-        dame = seki_dame + open_dame
-        held = held_t
-        owed_counted = zero if r.refuse_owed else owed
-        total = {
-            c: territory[c] + seki_counted[c] + owed_counted[c] + held[c] + passes[3 - c] - tax[c]
-            for c in both
-        }
-    bonus = r.white_handicap_bonus(position.handicap)
-    black_points = float(total[BLACK])
-    white_points = float(total[WHITE] + bonus)
+    passes = np.where(setting("pass_stones", True), facts[2:4], 0)
+    tax = np.where(setting("seki_tax", "all"), all_tax, 0)
+    seki_counted = np.where(setting("seki_tax", "seki"), 0, seki_points)
+    # Area scoring: the open dame filled alternately from the player to move, the
+    # neutral points left shared; territory scoring: dead stones in seki stay on the board.
+    first, second = (open_dame + 1) // 2, open_dame // 2
+    filled = np.where(area & alternate, np.where(white_moves, [second, first], [first, second]), 0)
+    neutral = seki_dame + open_dame - filled[0] - filled[1]
+    shared = np.where(area & split, neutral / 2, np.where(area & pairs, seki_pairs, 0)).astype(float)
+    dame = np.where(area, (neutral - 2 * shared).astype(np.int64), seki_dame + open_dame)
+    kept = np.where(area, 0, dead_in_seki)
+    held = np.where(area, captured[::-1] + dead[::-1], held_t)
+    owed_counted = np.where(setting("refuse_owed", True), 0, owed)
+    total = np.where(area, stones + territory + seki_counted + owed + filled - tax + shared,
+                     territory + seki_counted + owed_counted + held + passes[::-1] - tax)
+    bonus = np.array([r.white_handicap_bonus(h) for r, h in zip(rulesets, handicap.tolist())], dtype=np.int64)
+    black_points = total[0].astype(float)
+    white_points = (total[1] + bonus).astype(float)
     before = black_points - white_points
-    margin = before - komi
-    winner = winner_at(margin, r.tie_break)
-    return ScoreBreakdown(
-        ruleset=r.name,
-        komi=komi,
-        scoring=r.scoring,
-        black_stones=stones[BLACK] + kept[BLACK],
-        white_stones=stones[WHITE] + kept[WHITE],
-        black_territory=territory[BLACK],
-        white_territory=territory[WHITE],
-        black_prisoners=held[BLACK],
-        white_prisoners=held[WHITE],
-        black_seki_points=seki_points[BLACK],
-        white_seki_points=seki_points[WHITE],
-        black_owed=owed[BLACK],
-        white_owed=owed[WHITE],
-        black_group_tax=tax[BLACK],
-        white_group_tax=tax[WHITE],
-        pass_stones_black=passes[BLACK],
-        pass_stones_white=passes[WHITE],
-        handicap_bonus=bonus,
-        dame=dame,
-        dead_black=dead[BLACK] - kept[BLACK],
-        dead_white=dead[WHITE] - kept[WHITE],
-        black_points=black_points,
-        white_points=white_points,
-        margin_before_komi=before,
-        margin=margin,
-        winner=winner,
-        tie_break=r.tie_break,
-        black_zi=black_points if r.scoring == "area" else None,
-        black_zi_after_komi=(position.board.size + margin) / 2 if r.scoring == "area" else None,
-        area_margin=area_margin,
-        territory_margin=territory_margin,
-        dame_policy=r.dame_policy,
-        life_method=life.method,
-        life_confidence=float(life.confidence),
-        finished=bool(life.finished),
-        dead_in_seki_black=dead_in_seki[BLACK],
-        dead_in_seki_white=dead_in_seki[WHITE],
-        black_shared=shared[BLACK],
-        white_shared=shared[WHITE],
-        black_dame_filled=filled[BLACK],
-        white_dame_filled=filled[WHITE],
-        seki_dame=seki_dame,
-        open_dame=open_dame,
-        handicap=position.handicap,
-        board_points=position.board.size,
-    )
-
+    komis = [row[3] for row in rows]
+    margin = before - np.array(komis, dtype=float)
+    columns = {
+        "ruleset": [r.name for r in rulesets], "komi": komis, "scoring": [r.scoring for r in rulesets],
+        "black_stones": stones[0] + kept[0], "white_stones": stones[1] + kept[1],
+        "black_territory": territory[0], "white_territory": territory[1],
+        "black_prisoners": held[0], "white_prisoners": held[1],
+        "black_seki_points": seki_points[0], "white_seki_points": seki_points[1],
+        "black_owed": owed[0], "white_owed": owed[1],
+        "black_group_tax": tax[0], "white_group_tax": tax[1],
+        "pass_stones_black": passes[0], "pass_stones_white": passes[1],
+        "handicap_bonus": bonus, "dame": dame,
+        "dead_black": dead[0] - kept[0], "dead_white": dead[1] - kept[1],
+        "black_points": black_points, "white_points": white_points,
+        "margin_before_komi": before, "margin": margin,
+        "winner": winner_at(margin, np.array([r.tie_break for r in rulesets], dtype=object)),
+        "tie_break": [r.tie_break for r in rulesets],
+        "black_zi": np.where(area, black_points, None),
+        "black_zi_after_komi": np.where(area, (board_points + margin) / 2, None),
+        "area_margin": area_margin, "territory_margin": territory_margin,
+        "dame_policy": [r.dame_policy for r in rulesets],
+        "life_method": [life.method for life in lives],
+        "life_confidence": [float(life.confidence) for life in lives],
+        "finished": [bool(life.finished) for life in lives],
+        "dead_in_seki_black": dead_in_seki[0], "dead_in_seki_white": dead_in_seki[1],
+        "black_shared": shared, "white_shared": shared,
+        "black_dame_filled": filled[0], "white_dame_filled": filled[1],
+        "seki_dame": seki_dame, "open_dame": open_dame,
+        "handicap": handicap, "board_points": board_points,
+    }
+    return {name: column.tolist() if isinstance(column, np.ndarray) else column
+            for name, column in columns.items()}

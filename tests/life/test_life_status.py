@@ -96,3 +96,23 @@ def test_a_double_ko_seki_gives_its_eyes_and_ko_points_to_neither_side_under_j19
     assert (classify_points(position, life).seki == case.stones).all()  # the scorer's seki is the case
     japanese = next(row for row in score_game(position, [PRESETS["japanese"]], verdict=life))
     assert (japanese["black_points"], japanese["white_points"]) == J1989_POINTS[name]
+
+
+@pytest.mark.parametrize("name", list(STATUS))
+def test_the_life_table_keeps_the_dead_stones_of_each_preset_whose_verdict_differs(name):
+    from rulelab.life.methods import given
+    from rulelab.pipeline.score import _own_dead
+    from rulelab.scoring import classify_points
+    from rulelab.store.life import life_row
+
+    named = STATUS[name]
+    position = named.position()
+    life = given(position, named.life().dead, "markup")
+    cases, presets = game_status(position, life), list(PRESETS.values())
+    row = life_row("g", life, classify_points(position, life), cases, presets, _own_dead(life, cases, presets))
+    differing = {r.name for r in presets if not np.array_equal(dead_under(life.dead, cases, r.scoring), life.dead)}
+    assert {entry["ruleset"] for entry in row["status_dead"]} == differing
+    for entry in row["status_dead"]:
+        scoring = PRESETS[entry["ruleset"]].scoring
+        assert entry["dead"] == dead_under(life.dead, cases, scoring).astype(np.int8).tobytes()
+    assert _own_dead(life, [], presets) == {}  # without a case every preset takes the verdict's

@@ -38,6 +38,7 @@ from rulelab.scoring import (
     check_identities,
     score_position,
     score_all,
+    ScoreBreakdown,
 )
 
 PRESET_ORDER = tuple(PRESETS)
@@ -121,6 +122,22 @@ def test_score_all_shares_each_analysis_whatever_the_order_of_the_rulesets():
     backward = score_all(position, life, PRESET_ORDER[::-1])
     assert forward == backward[::-1]
     assert len({(b.dead_black, b.dead_white) for b in forward}) == 2
+
+
+def test_one_tally_of_many_positions_counts_each_as_alone():
+    # The scores stage tallies a batch of games at once: every row must take its own
+    # position's captures, passes, player to move and handicap, and its own ruleset's.
+    rulesets = [PRESETS[name].for_game(2) if k % 2 else PRESETS[name]
+                for k, name in enumerate(PRESET_ORDER)]
+    games = [(replace(position, handicap=k % 3, passes_black=k % 2, to_move=WHITE if k % 2 else BLACK), life)
+             for k, (position, life) in enumerate(DIAGRAMS.values())]
+    rows = [(position, life, r, r.komi, a) for position, life in games
+            for r, a in zip(rulesets, tally.analyses_for(position, life, rulesets))]
+    columns = tally.tally(rows)
+    together = [ScoreBreakdown(**dict(zip(columns, values))) for values in zip(*columns.values())]
+    alone = [b for position, life in games for b in score_all(position, life, rulesets)]
+    assert together == alone
+    assert len({b.margin for b in together}) > 10
 
 
 @pytest.mark.parametrize("name, removals", [("dead_stones_in_territory", [False, True]),

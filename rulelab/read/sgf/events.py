@@ -68,14 +68,18 @@ def game_events(game: Game) -> np.ndarray:
             for value in node.get(ident, ()):
                 point = points.get(value) or _odd_move_point(value, game.size, flat, number, ident)
                 flat += (MOVE, colour, *point)
-        _check_events(flat, number)
+        if len(flat) > _MAX_FLAT:  # checked here, not in a call: a node costs little more
+            raise _too_many_events(number)
     return np.array(flat, dtype=np.int16).reshape(-1, 4)
 
 
-def _check_events(flat: list[int], node: int) -> None:
-    if len(flat) > 4 * MAX_EVENTS:
-        raise GameError(f"the main line has more than {MAX_EVENTS:,} setup points and moves "
-                        f"by node {node}; not read")
+_MAX_FLAT = 4 * MAX_EVENTS
+"""Entries of the flat events list (four per event) of the longest main line read."""
+
+
+def _too_many_events(node: int) -> GameError:
+    return GameError(f"the main line has more than {MAX_EVENTS:,} setup points and moves "
+                     f"by node {node}; not read")
 
 
 _SETUP = (("AE", SETUP_EMPTY, EMPTY), ("AB", SETUP_ADD, BLACK), ("AW", SETUP_ADD, WHITE))
@@ -90,7 +94,8 @@ def _add_setup_events(flat: list[int], node: dict[str, list[str]], number: int,
         for value in node.get(ident, ()):
             for point in _point_list(value, size, f"main-line node {number}: {ident}[{value}]"):
                 flat += (kind, colour, *point)
-            _check_events(flat, number)
+            if len(flat) > _MAX_FLAT:
+                raise _too_many_events(number)
 
 
 @functools.lru_cache(maxsize=None)
