@@ -11,8 +11,8 @@ board, 2017-03-13-3). It is tested with the dead stones put back as well, so a s
 held by a dead stone in an eye is seen. Chains touching a seki liberty are in seki.
 
 A *double-ko seki* has no such liberty (J1989 Art. 8 commentary, Fig. 14, 连环劫双活;
-Art. 7-2's 摇橹劫双活): each of two chains, one of each colour, has a one-point eye
-and a ko, and no other liberty.
+Art. 7-2's 摇橹劫双活): each of two chains, one of each colour, has a one-point eye of
+its own and a ko, and no other liberty.
 Taking one ko leaves the other side's chain one liberty, and that side answers by taking
 the other ko, whose captured stone touches its chain and so gives it back a liberty: the
 board comes back with the colours' roles swapped, and neither can ever capture. Its
@@ -141,8 +141,9 @@ def _ko_take(b, nb, p, colour, chains):
 @numba.njit(cache=True)
 def _ataried_beside(b, nb, p, colour, chains, chain, beside):
     """Whether the opposing chain with root ``chain`` touches the stone ``beside`` and
-    colour on p leaves it one liberty, an eye: a point whose every side is the chain's
-    colour or the edge."""
+    colour on p leaves it one liberty, an eye of its own: a point whose every side is that
+    chain or the edge (a liberty it shares with other chains of its colour is a way out,
+    as in a ko fight in the open: kgs-dev 2003-01-13-8)."""
     other = 3 - colour
     touches = False
     for k in range(4):
@@ -156,8 +157,9 @@ def _ataried_beside(b, nb, p, colour, chains, chain, beside):
     if libs != 1:
         return False
     for k in range(4):
-        v = board[eye + nb[k]]
-        if v == EMPTY or v == colour:
+        r = eye + nb[k]
+        if board[r] == EMPTY or board[r] == colour or (
+                board[r] == other and root(board_chains.parent, r) != chain):
             return False
     return True
 

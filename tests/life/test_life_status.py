@@ -5,10 +5,10 @@ import pytest
 
 from positions import named_positions
 from rulelab.life import decide_life
-from rulelab.life.status import DOUBLE_KO_SEKI, UNMENDED_KO, dead_under, open_kos, status_cases
+from rulelab.life.status import DOUBLE_KO_SEKI, UNMENDED_KO, dead_under, double_ko_stones, open_kos, status_cases
 from rulelab.scoring.point_classes import classify_points
 from rulelab.pipeline.score import game_status, score_game
-from rulelab.position import Position
+from rulelab.position import Position, board_from_diagram
 from rulelab.rules import PRESETS
 
 STATUS = named_positions("status")
@@ -116,3 +116,19 @@ def test_the_life_table_keeps_the_dead_stones_of_each_preset_whose_verdict_diffe
         scoring = PRESETS[entry["ruleset"]].scoring
         assert entry["dead"] == dead_under(life.dead, cases, scoring).astype(np.int8).tobytes()
     assert _own_dead(life, [], presets) == {}  # without a case every preset takes the verdict's
+
+
+def test_two_kos_in_the_open_are_no_double_ko_seki():
+    # kgs-dev 2003-01-13-8, resigned: a ko each side can take, each take leaving a lone
+    # stone one liberty, but that liberty is shared with other chains of its colour (a way
+    # out), not an eye of its own; read as a seki, it moved the Japanese count by 13
+    board = board_from_diagram("""
+        . . . . . . .
+        . O . O X . .
+        . X O . O X .
+        . O . O X . X
+        . O O X . X .
+        . O . O X X .
+        . . . . . . .
+    """)
+    assert open_kos(board).sum() == 2 and not double_ko_stones(board).any()
