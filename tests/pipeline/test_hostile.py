@@ -7,16 +7,13 @@ run intact; every fault must resume to the tables of a clean run or stop with on
 
 import errno
 import gzip
-import io
 import json
 import os
 import random
 import signal
 import sys
-import tarfile
 import time
 import tracemalloc
-import zipfile
 import zlib
 from pathlib import Path
 
@@ -25,6 +22,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.probes.inputs import (GOOD, claimed_size, nested, old_sparse_blocks, pax_header_over_the_limit,
+                                 pax_sparse_map, record, tar_bytes, utf8_flag_on_shift_jis_name, zip_bytes,
+                                 zip_version_7)
 from rulelab import cli
 from rulelab.errors import InputError
 from rulelab.pipeline.checkpoint import run_lock
@@ -37,39 +37,6 @@ from rulelab.store import tables
 
 pytestmark = pytest.mark.fuzz
 
-GOOD = b"(;GM[1]SZ[9]KM[6.5]RE[B+0.5]PB[good];B[ee];W[cc];B[];W[])"
-
-
-def zip_bytes(members: dict[str, bytes]) -> bytearray:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return bytearray(buffer.getvalue())
-
-
-def tar_bytes(members: dict[str, bytes], mode: str = "w") -> bytes:
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode=mode) as archive:
-        for name, data in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
-
-
-def utf8_flag_on_shift_jis_name(before: dict[str, bytes] = {}, after: dict[str, bytes] = {}) -> bytes:
-    """A zip whose UTF-8 name flag is set on a Shift-JIS name (old Windows tools), between
-    the members ``before`` and ``after``."""
-    data = zip_bytes({**before, "g.sgf": GOOD, **after})
-    for signature, flag_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
-        name = data.find(b"g.sgf", data.find(signature))
-        start = data.rfind(signature, 0, name)
-        flags = int.from_bytes(data[start + flag_at: start + flag_at + 2], "little") | 0x800
-        data[start + flag_at: start + flag_at + 2] = flags.to_bytes(2, "little")
-        data[name: name + 5] = "棋譜.sgf".encode("shift_jis")[:5]
-    return bytes(data)
-
 
 def test_a_zip_whose_directory_zipfile_refuses_gives_its_good_games(tmp_path):
     path = tmp_path / "sjis.zip"
@@ -78,77 +45,6 @@ def test_a_zip_whose_directory_zipfile_refuses_gives_its_good_games(tmp_path):
     assert "central directory unreadable" in str(items[0].error)
     assert [item.member for item in items[1:]] == ["a.sgf", "z.sgf"]
     assert all(isinstance(item, RawFile) and item.data == GOOD for item in items[1:])
-
-
-def zip_version_7() -> bytes:
-    data = zip_bytes({"g.sgf": GOOD})
-    data[data.find(b"PK\x01\x02") + 6] = 70
-    data[data.find(b"PK\x03\x04") + 4] = 70
-    return bytes(data)
-
-
-def pax_header_over_the_limit() -> bytes:
-    """A tar.gz whose first record is a 2 MiB pax header (the limit is 1 MiB)."""
-    header = tarfile.TarInfo("././@PaxHeader")
-    header.type, header.size = tarfile.XHDTYPE, 2 << 20
-    return gzip.compress(header.tobuf(format=tarfile.USTAR_FORMAT) + b"\0" * header.size)
-
-
-def tar_info(name: str, **fields) -> tarfile.TarInfo:
-    info = tarfile.TarInfo(name)
-    for field, value in fields.items():
-        setattr(info, field, value)
-    return info
-
-
-def tar_with(header: tarfile.TarInfo, data: bytes = b"", fmt=tarfile.GNU_FORMAT, after: bool = True) -> bytes:
-    """A tar of a good game, then ``header`` and ``data``, then (when ``data`` is whole) another good game."""
-    def good(name):
-        return tar_info(name, size=len(GOOD)).tobuf() + GOOD + b"\0" * (-len(GOOD) % 512)
-    return good("a.sgf") + header.tobuf(format=fmt) + data + (good("z.sgf") if after else b"") + b"\0" * 1024
-
-
-def claimed_size(size: int, pax: bool = False) -> bytes:
-    """A member whose header claims ``size`` bytes (base-256 in the GNU header, or a pax record)."""
-    header = tarfile.TarInfo("big.sgf")
-    if pax:
-        header.size, header.pax_headers = 10, {"size": str(size)}
-    else:
-        header.size = size
-    return tar_with(header, b"x" * 8192, tarfile.PAX_FORMAT if pax else tarfile.GNU_FORMAT, after=False)
-
-
-def pax_sparse_map(entries: int) -> bytes:
-    """A GNU sparse 1.0 member whose map (in its data, read whole by tarfile) lists ``entries`` pieces."""
-    header = tarfile.TarInfo("s.sgf")
-    header.pax_headers = {"GNU.sparse.major": "1", "GNU.sparse.minor": "0", "GNU.sparse.realsize": "100"}
-    data = f"{entries}\n".encode() + b"1\n" * (2 * entries)
-    header.size = len(data)
-    return gzip.compress(tar_with(header, data + b"\0" * (-len(data) % 512), tarfile.PAX_FORMAT))
-
-
-def old_sparse_blocks(blocks: int) -> bytes:
-    """An old GNU sparse member followed by ``blocks`` extension headers of 21 pieces each."""
-    header = bytearray(tar_info("s.sgf", type=tarfile.GNUTYPE_SPARSE).tobuf(format=tarfile.GNU_FORMAT))
-    header[482] = 1  # isextended
-    header[148:156] = b" " * 8
-    header[148:156] = b"%06o\0 " % sum(header)
-    extension = bytearray(b"".join(b"%011o\0%011o\0" % (n + 1, 1) for n in range(21)).ljust(512, b"\0"))
-    extension[504] = 1
-    last = bytes(extension[:504]) + b"\0" * 8
-    members = tar_with(tarfile.TarInfo("-"), after=True)
-    cut = members.index(b"-\0")
-    return gzip.compress(members[:cut] + bytes(header) + bytes(extension) * (blocks - 1) + last
-                         + members[cut + 512:])
-
-
-def nested() -> bytes:
-    inner = tar_bytes({"x.sgf": GOOD}, "w:gz")
-    return tar_bytes({"inner.tar.gz": inner, "g.sgf.gz": gzip.compress(GOOD)})
-
-
-def record(root: str) -> bytes:
-    return f"(;GM[1]SZ[9]{root};B[ee])".encode()
 
 
 # name → (file name, bytes, what the bad input's rows must show)
@@ -601,6 +497,14 @@ def flip_a_byte(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def flip_a_footer_byte(path: Path) -> None:
+    """Damage the Parquet footer, where the table's provenance is: the scores table then
+    made the intact life table beside it look like someone else's (rerun refused)."""
+    data = bytearray(path.read_bytes())
+    data[len(data) - 8 - int.from_bytes(data[-8:-4], "little")] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
 DAMAGE = {
     "empty manifest": ("manifest.json", lambda path: path.write_text("")),
     "torn manifest": ("manifest.json", lambda path: path.write_bytes(path.read_bytes()[:100])),
@@ -610,6 +514,7 @@ DAMAGE = {
     "zero-byte games table": ("games.parquet", lambda path: path.write_bytes(b"")),
     "one flipped byte in the games table": ("games.parquet", flip_a_byte),
     "one flipped byte in the scores table": ("scores.parquet", flip_a_byte),
+    "one flipped byte in the scores table's footer": ("scores.parquet", flip_a_footer_byte),
 }
 
 
