@@ -30,6 +30,7 @@ from rulelab.errors import InputError
 from rulelab.pipeline.checkpoint import run_lock
 from rulelab.pipeline.ingest import ingest
 from rulelab.pipeline.score import score
+from rulelab.read import records
 from rulelab.read.records import file_rows
 from rulelab.read.sgf import split
 from rulelab.read.sources import FileFailure, RawFile, iter_files
@@ -163,6 +164,17 @@ def test_games_past_the_per_file_budget_are_one_row(tmp_path, monkeypatch):
     rows = list(file_rows(RawFile("many.sgf", None, b"(;)" * 150)))
     assert len(rows) == 101 and {row["status"] for row in rows[:100]} == {"ok"}
     assert rows[-1]["status"] == "parse_error" and "more than 100 games" in rows[-1]["error"]
+
+
+def test_games_past_the_per_file_work_budget_are_one_row(monkeypatch):
+    """Each game of 9,000 bytes had 250,000 setup points: a 64 MiB file took 23 minutes."""
+    monkeypatch.setattr(records, "MAX_FILE_WORK", 1000)
+    game = b"(;SZ[19]AB[aa:ss];AE[aa:ss];B[aa])"  # 3 nodes and 722 setup points
+    rows = list(file_rows(RawFile("many.sgf", None, game * 4)))
+    assert [row["status"] for row in rows] == ["ok", "ok", "parse_error"]
+    assert rows[-1]["error"] == ("many.sgf#2: the file's games before this one hold more than 1,000 nodes and setup "
+                                 "points (the work budget of one file); the rest (2 games, "
+                                 f"{2 * len(game)} characters) is not read")
 
 
 def test_splitting_scans_a_bounded_multiple_of_the_file(monkeypatch):
