@@ -17,7 +17,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from bench.probes import inputs
-from bench.probes.harness import RULELAB, Outcome, Probe, Setup, run
+from bench.probes.harness import RULELAB, USER_FILES, Outcome, Probe, Setup, run
 from bench.probes.inputs import GOOD, record
 
 INGEST_LIKE = (["ingest"], ["score", "--rules", "chinese,japanese"], ["validate"])
@@ -37,13 +37,14 @@ def good_game_scored(scratch: Path, outcome: Outcome) -> str | None:
     return None if statuses == ["ok"] else f"good.sgf rows {statuses}, expected ['ok']"
 
 
-def beside_good(files: dict[str, bytes], rows: dict[str, int | None], command: list[str]):
+def beside_good(files: dict[str, bytes], rows: dict[str, int | None], command: list[str],
+                watched: tuple[Path, ...] = ()):
     """A build function: ``files`` planted in in/ beside a good game, read with ``command``."""
     def build(scratch: Path) -> Setup:
         plant(scratch, {f"in/{name}": data for name, data in files.items()} | {"in/good.sgf": GOOD})
         return Setup([command[0], "in", "--out", "run", "--jobs", "1", *command[1:]],
                      rows={f"in/{name}": want for name, want in rows.items()} | {"in/good.sgf": 1},
-                     check=good_game_scored)
+                     check=good_game_scored, watched=watched)
     return build
 
 
@@ -168,7 +169,7 @@ NAMED_ARCHIVES = {
     "zip of 5,000 empty members": ("zip", lambda: bytes(inputs.zip_bytes({f"{n}.sgf": b"" for n in range(5000)}))),
     "traversal names": ("zip", lambda: bytes(inputs.zip_bytes({"../x.sgf": GOOD, "../../y.sgf": GOOD}))),
     "traversal names in a tar": ("tar", lambda: inputs.tar_bytes({"../x.sgf": GOOD, "a/../../y.sgf": GOOD})),
-    "absolute names": ("tar", lambda: inputs.tar_bytes({"/tmp/rulelab-probe-abs.sgf": GOOD})),
+    "absolute names": ("tar", lambda: inputs.tar_bytes({str(ABSOLUTE): GOOD})),
     "duplicate names": ("zip", inputs.zip_of_twins),
     "duplicate names in a tar": ("tar", lambda: inputs.tar_bytes({"a.sgf": GOOD}) + inputs.tar_bytes({"a.sgf": GOOD})),
     "Shift-JIS names flagged UTF-8": ("zip", shift_jis_names),
@@ -191,22 +192,21 @@ def _many() -> dict[str, bytes]:
     return {f"g{n:03d}.sgf": GOOD + random.Random(n).randbytes(300).hex().encode() for n in range(60)}
 
 
+ABSOLUTE = Path("/tmp/rulelab-probe-absolute.sgf")
+"""The name of an archive member that no reading of the archive may create."""
+
+
 def archive_probes() -> list[Probe]:
     probes = [Probe(f"{kind} #{seed}", "fuzzed archives", fuzzed_archive(kind, seed))
               for kind in ARCHIVE_KINDS for seed in range(12)]
     for n, (name, (kind, make)) in enumerate(NAMED_ARCHIVES.items()):
-        build = beside_good({f"bad.{kind}": make()}, {f"bad.{kind}": None}, INGEST_LIKE[n % len(INGEST_LIKE)])
+        build = beside_good({f"bad.{kind}": make()}, {f"bad.{kind}": None}, INGEST_LIKE[n % len(INGEST_LIKE)],
+                            watched=(ABSOLUTE,))
         probes.append(Probe(name, "archives", build))
     return probes
 
 
 # --- the filesystem ---------------------------------------------------------------------
-
-
-def user_files(scratch: Path) -> Path:
-    """A folder of the user's own, which no probe may change."""
-    plant(scratch, {"mine/thesis.tex": b"months of work", "mine/photos/a.jpg": b"\xff\xd8"})
-    return scratch / "mine"
 
 
 def games_folder(scratch: Path, count: int) -> dict[str, int]:
@@ -217,7 +217,7 @@ def games_folder(scratch: Path, count: int) -> dict[str, int]:
 def planted(where: str, link_to: str, hard: bool = False):
     """A run folder whose ``where`` is a link (``link_to`` is ``file`` or ``folder`` of the user's)."""
     def build(scratch: Path) -> Setup:
-        mine = user_files(scratch)
+        mine = scratch / "mine"
         games_folder(scratch, 2)
         target = mine / "thesis.tex" if link_to == "file" else mine
         (scratch / "run" / where).parent.mkdir(parents=True, exist_ok=True)
@@ -282,15 +282,14 @@ def rulelab_folder_in_cwd(scratch: Path) -> Setup:
 
 def out_is_a_link_to_user_files(scratch: Path) -> Setup:
     """The link is the user's own choice of run folder: rulelab writes beside their files."""
-    user_files(scratch)
     rows = games_folder(scratch, 1)
     (scratch / "run").symlink_to("mine")
     return Setup(["ingest", "in", "--out", "run", "--jobs", "1"], rows=rows, owned=("mine",), check=_user_files_kept)
 
 
 def _user_files_kept(scratch: Path, outcome: Outcome) -> str | None:
-    kept = ((scratch / "mine/thesis.tex").read_bytes(), (scratch / "mine/photos/a.jpg").read_bytes())
-    return None if kept == (b"months of work", b"\xff\xd8") else "the user's files in the run folder changed"
+    kept = all((scratch / name).read_bytes() == data for name, data in USER_FILES.items())
+    return None if kept else "the user's files in the run folder changed"
 
 
 def out_holds_user_files(scratch: Path) -> Setup:
@@ -454,7 +453,6 @@ ESCAPES = {
 
 def sql_probe(query: str, run_folder: str = "run", allow: bool = False):
     def build(scratch: Path) -> Setup:
-        user_files(scratch)
         scored(scratch, run_folder)
         rulelab(scratch, *SCORE, "other")
         return Setup(["sql", run_folder, query, *(["--allow-files"] if allow else [])], exits=(0, 2), owned=(),

@@ -173,8 +173,16 @@ def changes(before: dict[str, tuple], after: dict[str, tuple]) -> list[str]:
 # --- judging ----------------------------------------------------------------------------
 
 
+USER_FILES = {"mine/thesis.tex": b"months of work", "mine/photos/a.jpg": b"\xff\xd8"}
+"""The sentinel: files of the user's own beside every probe's inputs, which none may change."""
+
+
 def judge(probe: Probe, scratch: Path) -> list[str]:
-    """Build and run ``probe`` in the empty folder ``scratch``; the reasons it failed."""
+    """Build and run ``probe`` in the empty folder ``scratch`` (beside the user's files);
+    the reasons it failed."""
+    for name, data in USER_FILES.items():
+        (scratch / name).parent.mkdir(parents=True, exist_ok=True)
+        (scratch / name).write_bytes(data)
     setup = probe.build(scratch)
     owned = {scratch / name for name in setup.owned} | {scratch / ".stdout", scratch / ".stderr"}
     roots = [scratch, *setup.watched]
