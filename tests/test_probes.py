@@ -7,7 +7,7 @@ import os
 import pytest
 
 from bench.probes.catalogue import all_probes
-from bench.probes.harness import changes, fresh_scratch, judge, snapshot
+from bench.probes.harness import changes, fresh_scratch, group_ended, judge, snapshot
 
 pytestmark = [pytest.mark.slow, pytest.mark.pool]
 
@@ -50,3 +50,12 @@ def test_a_changed_file_or_retargeted_link_is_seen(tmp_path):
     os.remove(tmp_path / "link")
     (tmp_path / "link").symlink_to("elsewhere")
     assert changes(before, snapshot([tmp_path], set())) == [str(tmp_path / "link"), str(tmp_path / "mine.txt")]
+
+
+def test_a_process_left_running_by_the_command_is_seen_and_ended():
+    import subprocess
+
+    leader = subprocess.Popen(["sh", "-c", "sleep 60 & exit 0"], start_new_session=True)
+    leader.wait()
+    assert not group_ended(leader.pid, grace=0.5)
+    assert group_ended(leader.pid, grace=2)  # killed by the first call

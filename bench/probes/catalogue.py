@@ -17,7 +17,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from bench.probes import inputs
-from bench.probes.harness import RULELAB, USER_FILES, Outcome, Probe, Setup, run
+from bench.probes.harness import RULELAB, USER_FILES, Outcome, Probe, Setup, group_ended, run
 from bench.probes.inputs import GOOD, record
 
 INGEST_LIKE = (["ingest"], ["score", "--rules", "chinese,japanese"], ["validate"])
@@ -507,8 +507,10 @@ def killed_then_rerun(when: str):
             time.sleep(0.02)
         child.kill()
         child.wait()
-        time.sleep(1)  # the orphaned workers notice their parent is gone
-        return run(scratch, setup.argv)
+        orphans_ended = group_ended(child.pid)  # the workers notice their parent is gone
+        outcome = run(scratch, setup.argv)
+        outcome.left_behind |= not orphans_ended
+        return outcome
     return build, act
 
 

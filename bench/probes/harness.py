@@ -46,7 +46,6 @@ class Setup:
     exits: tuple[int, ...] = (0,)
     owned: tuple[str, ...] = ("run",)
     watched: tuple[Path, ...] = ()
-    stdin: bytes | None = None
     check: Callable[[Path, "Outcome"], str | None] | None = None
     """A last check of the probe's own (scratch folder, outcome): a failure reason or None."""
 
@@ -68,23 +67,22 @@ class Outcome:
     seconds: float
     peak_bytes: int
     hung: bool = False
+    left_behind: bool = False
+    """Processes of the command still running 5 s after it ended."""
 
 
 def run_to_end(scratch: Path, setup: Setup) -> Outcome:
-    return run(scratch, setup.argv, stdin=setup.stdin)
+    return run(scratch, setup.argv)
 
 
-def run(scratch: Path, argv: list[str], stdin: bytes | None = None,
-        signals: tuple[tuple[float, int], ...] = (), signal_when: Callable[[], bool] | None = None) -> Outcome:
+def run(scratch: Path, argv: list[str], signals: tuple[tuple[float, int], ...] = (),
+        signal_when: Callable[[], bool] | None = None) -> Outcome:
     """Run ``rulelab argv`` in ``scratch``; after ``signal_when()`` holds (or at once), send
     each (delay, signal) of ``signals`` to its whole process group, as a terminal does."""
     started = time.monotonic()
-    child = subprocess.Popen([RULELAB, *argv], cwd=scratch, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-                             stdout=open(scratch / ".stdout", "wb"), stderr=open(scratch / ".stderr", "wb"),
-                             start_new_session=True)
-    if stdin:
-        child.stdin.write(stdin)
-        child.stdin.close()
+    with open(scratch / ".stdout", "wb") as out, open(scratch / ".stderr", "wb") as err:
+        child = subprocess.Popen([RULELAB, *argv], cwd=scratch, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                 start_new_session=True)
     pending = list(signals)
     while True:
         pid, wait_status, usage = os.wait4(child.pid, os.WNOHANG)
@@ -102,8 +100,23 @@ def run(scratch: Path, argv: list[str], stdin: bytes | None = None,
             pending = []
         time.sleep(0.02)
     child.returncode = status = os.waitstatus_to_exitcode(wait_status)
-    _kill_group(child.pid)  # nothing of the group may outlive its leader
-    return Outcome(status, *_output(scratch), time.monotonic() - started, usage.ru_maxrss * 1024)
+    seconds = time.monotonic() - started
+    left_behind = not group_ended(child.pid)
+    return Outcome(status, *_output(scratch), seconds, usage.ru_maxrss * 1024, left_behind=left_behind)
+
+
+def group_ended(pid: int, grace: float = 5.0) -> bool:
+    """Whether every process of the group led by ``pid`` ends within ``grace`` seconds of
+    its leader (workers still stopping); those that do not are killed."""
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    _kill_group(pid)
+    return False
 
 
 def _signal_group(pid: int, number: int) -> None:
@@ -194,6 +207,8 @@ def judge(probe: Probe, scratch: Path) -> list[str]:
         reasons.append(f"hung: killed after {HANG_SECONDS} s")
     elif outcome.status not in setup.exits:
         reasons.append(f"exit status {outcome.status}, expected {setup.exits}: {_last_line(outcome.stderr)}")
+    if outcome.left_behind:
+        reasons.append("left processes running after it ended")
     if "Traceback (most recent call last)" in outcome.stderr:
         reasons.append("traceback: " + _last_line(outcome.stderr))
     if input_bytes < SMALL_INPUT and outcome.peak_bytes > PEAK_LIMIT:
