@@ -69,11 +69,10 @@ ODD_VALUES = {
 
 def value_probes() -> list[Probe]:
     probes = []
-    for n, (key, values) in enumerate((key, values) for key, values in ODD_VALUES.items()):
+    for n, (key, values) in enumerate(ODD_VALUES.items()):
         for m, value in enumerate(values):
             command = INGEST_LIKE[(n + m) % len(INGEST_LIKE)]
-            prop = f"{key}[{value}]".encode()
-            data = f"(;GM[1]SZ[9];{key}[{value}])".encode() if key == "B" else record(prop.decode())
+            data = f"(;GM[1]SZ[9];{key}[{value}])".encode() if key == "B" else record(f"{key}[{value}]")
             probes.append(Probe(f"{key}[{value[:24]}]#{m}", "record values", one_bad_record(data, command)))
     return probes
 
@@ -399,10 +398,10 @@ def scored(scratch: Path, run_folder: str = "run", count: int = 3) -> None:
     rulelab(scratch, *SCORE, run_folder)
 
 
-def report_into(out: str, run_folder: str = "run", user: dict[str, bytes] = {}, exits=(2,), owned=()):
+def report_into(out: str, run_folder: str = "run", user: dict[str, bytes] | None = None, exits=(2,), owned=()):
     def build(scratch: Path) -> Setup:
         scored(scratch, run_folder)
-        plant(scratch, user)
+        plant(scratch, user or {})
         return Setup(["report", run_folder, *([out] if out else [])], exits=exits, owned=owned)
     return build
 

@@ -455,6 +455,19 @@ def test_workers_import_the_package_not_a_rulelab_folder_in_the_working_director
     assert len(pd.read_parquet(tmp_path / "run" / "games.parquet")) == 4
 
 
+def test_a_ctrl_c_while_the_fork_server_starts_stops_the_run(monkeypatch):
+    """It was ignored while the server started, so that the server would inherit the
+    ignoring: one arriving then was lost, and the run went on to the end."""
+    import multiprocessing.forkserver
+
+    from rulelab.pipeline import runner
+
+    monkeypatch.setattr(multiprocessing.forkserver, "ensure_running", lambda: os.kill(os.getpid(), signal.SIGINT))
+    with pytest.raises(KeyboardInterrupt):
+        runner._start_fork_server()
+        time.sleep(1)  # where the interrupt, if it is pending, is raised at the latest
+
+
 @pytest.mark.pool
 def test_workers_that_cannot_start_say_so_rather_than_to_run_again(monkeypatch):
     from rulelab.errors import RulelabError
