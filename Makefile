@@ -10,7 +10,7 @@ REPORT ?= reports
 JOBS ?= 2
 PLAYOUT ?= captured
 
-.PHONY: install katago gnugo test check analysis bench clean
+.PHONY: install katago gnugo test check analysis bench probes clean
 
 install: $(STAMP)
 
@@ -62,6 +62,13 @@ analysis: $(STAMP)
 
 bench: $(STAMP) gnugo
 	$(PY) -m bench.run
+
+# The hostile-input probe set (bench/probes): every probe made from its smallest input in a
+# temporary folder and run as a user would; a table per category, each failure with its
+# reason; exit status 1 on any failure. PROBE_JOBS probes run at once.
+PROBE_JOBS ?= 1
+probes: $(STAMP)
+	$(PY) -m bench.probes --jobs $(PROBE_JOBS)
 
 clean:
 	rm -rf $(VENV) build cache reports out *.egg-info .pytest_cache .hypothesis bench/results.json

@@ -235,12 +235,20 @@ def _check_user_komi(komi: float) -> None:
 
 
 def _scored_with(out: Path, options: dict) -> bool:
-    """Whether the scores table in ``out`` was made with ``options``: scoring again over
-    the same ingest remakes it from the same parts, and other contents of the inputs are
-    refused once read (:func:`_check_inputs_unchanged`), so it needs no ``force``."""
-    scores = out / SCORES_FILE
+    """Whether the scores and life tables in ``out`` were made with ``options``: scoring
+    again over the same ingest remakes them from the same parts, and other contents of the
+    inputs are refused once read (:func:`_check_inputs_unchanged`), so it needs no ``force``.
+
+    The two are published together with the same provenance, so either one says it: a
+    byte flipped in the footer of one (its provenance unreadable) is then rebuilt like any
+    other damage, rather than making the other look like someone else's finished table.
+    """
+    return any(_made_with(out / name, options) for name in (SCORES_FILE, LIFE_FILE))
+
+
+def _made_with(table: Path, options: dict) -> bool:
     try:
-        return read_provenance(scores).get("options") == options
+        return read_provenance(table).get("options") == options
     except (OSError, ValueError, pa.ArrowException):  # missing or damaged: made again
         return False
 

@@ -75,23 +75,23 @@ def process_pool(jobs: int) -> Iterator[Executor]:
 
 def _start_fork_server() -> None:
     """Start the fork server, if it is not running, with safe paths (``PYTHONSAFEPATH``)
-    and Ctrl-C ignored.
+    and Ctrl-C blocked.
 
     It is started as ``python -c``, which puts the working directory first on its path,
     so any folder named ``rulelab`` there (even an empty one) would be imported instead
     of the package, and every worker would fail. Ctrl-C reaches every process of the
-    terminal's group: the server and its workers (which inherit the ignored signal)
+    terminal's group: the server and its workers (which inherit the blocked signal)
     leave it to this process, which stops them, instead of each printing a traceback.
+    Blocked, not ignored: a Ctrl-C while the server starts waits for this process, where
+    ignoring it lost it, and the run went on to the end.
     """
     saved = os.environ.get("PYTHONSAFEPATH")
     os.environ["PYTHONSAFEPATH"] = "1"
-    in_main = threading.current_thread() is threading.main_thread()
-    interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main else None
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         multiprocessing.forkserver.ensure_running()
     finally:
-        if in_main:
-            signal.signal(signal.SIGINT, interrupt)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         if saved is None:
             del os.environ["PYTHONSAFEPATH"]
         else:

@@ -40,7 +40,10 @@ LEGACY_CODECS = ("gb18030", "shift_jis", "big5", "euc_kr", "cp1252")
 """Codecs tried, in this order of preference on ties, when the bytes are not UTF-8."""
 
 _SUPERSET = {"gb2312": "gb18030", "gbk": "gb18030", "euc_kr": "cp949", "shift_jis": "cp932", "big5": "cp950"}
-_CA = re.compile(rb"(?<![A-Za-z])CA\s*\[\s*([^\]\\]{1,40}?)\s*\]")
+_CA = re.compile(rb"CA(?<![A-Za-z]CA)\s*\[\s*([^\]\\]{1,40}?)\s*\]")
+"""``CA[...]`` not preceded by a letter. The pattern starts with its literal, which ``re``
+finds by a fast scan: led by the look-behind, it tried every byte, 1.9 s per 60 MiB
+member without a ``CA``, two thirds of the time to decode one."""
 _BOM = codecs.BOM_UTF8
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 

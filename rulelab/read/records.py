@@ -6,6 +6,12 @@ a failure never escapes, so one bad game costs only its own row. A value its col
 cannot hold (``HA[128]`` in an int8) is stored as null with a warning, so no record can
 stop the table from being written. Rows are made one at a time, so a file of many
 games costs the memory of its text, not of its rows.
+
+Budget: the games of one file (or archive member) may together hold ``MAX_FILE_WORK``
+nodes and setup points; once a game has crossed it, the games after it are one row that
+says so. The byte cap alone does not bound the work, since one ``AB[aa:ss]`` of
+nine bytes is 361 setup points: a 64 MiB member of such games took 23 minutes. The budget
+is counted, never timed, so the tables do not depend on the machine.
 """
 
 from __future__ import annotations
@@ -22,8 +28,10 @@ from rulelab.errors import GameError, ParseError, RulelabError, raise_if_interru
 from rulelab.position import BLACK, COLOUR_NAME, WHITE
 from rulelab.read.decoding import Decoded, decode_sgf
 from rulelab.read.replay import replay
-from rulelab.read.sgf import (SETUP_ADD, Game, GameText, content_hash, game_events, parse_game, split_games,
+from rulelab.read.sgf import (MOVE, SETUP_ADD, Game, GameText, content_hash, game_events, parse_game, split_games,
                   territory_marks)
+from rulelab.read.sgf.events import MAX_EVENTS
+from rulelab.read.sgf.parse import MAX_NODES
 from rulelab.read.sources import FileFailure, RawFile
 from rulelab.rules import replay_rules
 from rulelab.store.tables import GAMES_SCHEMA, games_row
@@ -76,13 +84,33 @@ def file_rows(raw: RawFile, *, superko: bool = False) -> Iterator[dict]:
         yield games_row(game_id=sha[:20], status="internal_error", error=f"{where}: {error!r}", **base)
         return
     file_warnings = "; ".join(warnings) or None
+    work = [0]
     for text in games:
-        yield game_row(text, decoded, base, file_warnings if text.index == 0 else None, superko)
+        if work[0] > MAX_FILE_WORK:
+            text = GameText(text.index, "", text.offset, _over_budget(games, text))
+        yield game_row(text, decoded, base, file_warnings if text.index == 0 else None, superko, work)
+        if text.unread is not None:
+            return
+
+
+MAX_FILE_WORK = 8_000_000
+"""Nodes (``;``) and setup points of one file's games together: five times the largest
+file of the development corpora (7,472 games, 1,610,000 of them), and room for one game
+at every per-game cap (``MAX_NODES`` plus ``MAX_EVENTS``)."""
+assert MAX_FILE_WORK >= MAX_NODES + MAX_EVENTS
+
+
+def _over_budget(games: list[GameText], text: GameText) -> str:
+    rest = games[text.index:]
+    return (f"the file's games before this one hold more than {MAX_FILE_WORK:,} nodes and setup points "
+            f"(the work budget of one file); the rest ({len(rest):,} games, "
+            f"{sum(len(game.text) for game in rest):,} characters) is not read")
 
 
 def game_row(text: GameText, decoded: Decoded, base: dict, warnings: str | None,
-             superko: bool) -> dict:
-    """Parse, normalise and replay one game; errors are recorded, never raised."""
+             superko: bool, work: list[int]) -> dict:
+    """Parse, normalise and replay one game; errors are recorded, never raised. Its nodes
+    and setup points are added to ``work[0]``, the file's budget spent so far."""
     identity = text.text if text.unread is None else f"{base['file_sha256']}@{text.offset}"
     row = games_row(
         game_id=hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()[:20],
@@ -96,11 +124,13 @@ def game_row(text: GameText, decoded: Decoded, base: dict, warnings: str | None,
     try:
         if text.unread is not None:
             raise ParseError(text.unread)
+        work[0] += text.text.count(";")
         game = parse_game(text.text)
         described = describe(game)
         add_warning(row, described.pop("warnings"))
         row.update(described)
         events = game_events(game)
+        work[0] += int(np.count_nonzero(events[:, 0] != MOVE))
         row["moves_hash"] = content_hash(game, events)
         row["game_id"] = record_id(row)
         row.update(replayed(game, events, row, superko))

@@ -7,16 +7,13 @@ run intact; every fault must resume to the tables of a clean run or stop with on
 
 import errno
 import gzip
-import io
 import json
 import os
 import random
 import signal
 import sys
-import tarfile
 import time
 import tracemalloc
-import zipfile
 import zlib
 from pathlib import Path
 
@@ -25,49 +22,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.probes.inputs import (GOOD, claimed_size, nested, old_sparse_blocks, pax_header_over_the_limit,
+                                 pax_sparse_map, record, tar_bytes, utf8_flag_on_shift_jis_name, zip_bytes,
+                                 zip_version_7)
 from rulelab import cli
 from rulelab.errors import InputError
 from rulelab.pipeline.checkpoint import run_lock
 from rulelab.pipeline.run import ingest, score
+from rulelab.read import records
 from rulelab.read.records import file_rows
 from rulelab.read.sgf import split
 from rulelab.read.sources import FileFailure, RawFile, iter_files
 from rulelab.store import tables
 
 pytestmark = pytest.mark.fuzz
-
-GOOD = b"(;GM[1]SZ[9]KM[6.5]RE[B+0.5]PB[good];B[ee];W[cc];B[];W[])"
-
-
-def zip_bytes(members: dict[str, bytes]) -> bytearray:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return bytearray(buffer.getvalue())
-
-
-def tar_bytes(members: dict[str, bytes], mode: str = "w") -> bytes:
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode=mode) as archive:
-        for name, data in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
-
-
-def utf8_flag_on_shift_jis_name(before: dict[str, bytes] = {}, after: dict[str, bytes] = {}) -> bytes:
-    """A zip whose UTF-8 name flag is set on a Shift-JIS name (old Windows tools), between
-    the members ``before`` and ``after``."""
-    data = zip_bytes({**before, "g.sgf": GOOD, **after})
-    for signature, flag_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
-        name = data.find(b"g.sgf", data.find(signature))
-        start = data.rfind(signature, 0, name)
-        flags = int.from_bytes(data[start + flag_at: start + flag_at + 2], "little") | 0x800
-        data[start + flag_at: start + flag_at + 2] = flags.to_bytes(2, "little")
-        data[name: name + 5] = "棋譜.sgf".encode("shift_jis")[:5]
-    return bytes(data)
 
 
 def test_a_zip_whose_directory_zipfile_refuses_gives_its_good_games(tmp_path):
@@ -77,77 +45,6 @@ def test_a_zip_whose_directory_zipfile_refuses_gives_its_good_games(tmp_path):
     assert "central directory unreadable" in str(items[0].error)
     assert [item.member for item in items[1:]] == ["a.sgf", "z.sgf"]
     assert all(isinstance(item, RawFile) and item.data == GOOD for item in items[1:])
-
-
-def zip_version_7() -> bytes:
-    data = zip_bytes({"g.sgf": GOOD})
-    data[data.find(b"PK\x01\x02") + 6] = 70
-    data[data.find(b"PK\x03\x04") + 4] = 70
-    return bytes(data)
-
-
-def pax_header_over_the_limit() -> bytes:
-    """A tar.gz whose first record is a 2 MiB pax header (the limit is 1 MiB)."""
-    header = tarfile.TarInfo("././@PaxHeader")
-    header.type, header.size = tarfile.XHDTYPE, 2 << 20
-    return gzip.compress(header.tobuf(format=tarfile.USTAR_FORMAT) + b"\0" * header.size)
-
-
-def tar_info(name: str, **fields) -> tarfile.TarInfo:
-    info = tarfile.TarInfo(name)
-    for field, value in fields.items():
-        setattr(info, field, value)
-    return info
-
-
-def tar_with(header: tarfile.TarInfo, data: bytes = b"", fmt=tarfile.GNU_FORMAT, after: bool = True) -> bytes:
-    """A tar of a good game, then ``header`` and ``data``, then (when ``data`` is whole) another good game."""
-    def good(name):
-        return tar_info(name, size=len(GOOD)).tobuf() + GOOD + b"\0" * (-len(GOOD) % 512)
-    return good("a.sgf") + header.tobuf(format=fmt) + data + (good("z.sgf") if after else b"") + b"\0" * 1024
-
-
-def claimed_size(size: int, pax: bool = False) -> bytes:
-    """A member whose header claims ``size`` bytes (base-256 in the GNU header, or a pax record)."""
-    header = tarfile.TarInfo("big.sgf")
-    if pax:
-        header.size, header.pax_headers = 10, {"size": str(size)}
-    else:
-        header.size = size
-    return tar_with(header, b"x" * 8192, tarfile.PAX_FORMAT if pax else tarfile.GNU_FORMAT, after=False)
-
-
-def pax_sparse_map(entries: int) -> bytes:
-    """A GNU sparse 1.0 member whose map (in its data, read whole by tarfile) lists ``entries`` pieces."""
-    header = tarfile.TarInfo("s.sgf")
-    header.pax_headers = {"GNU.sparse.major": "1", "GNU.sparse.minor": "0", "GNU.sparse.realsize": "100"}
-    data = f"{entries}\n".encode() + b"1\n" * (2 * entries)
-    header.size = len(data)
-    return gzip.compress(tar_with(header, data + b"\0" * (-len(data) % 512), tarfile.PAX_FORMAT))
-
-
-def old_sparse_blocks(blocks: int) -> bytes:
-    """An old GNU sparse member followed by ``blocks`` extension headers of 21 pieces each."""
-    header = bytearray(tar_info("s.sgf", type=tarfile.GNUTYPE_SPARSE).tobuf(format=tarfile.GNU_FORMAT))
-    header[482] = 1  # isextended
-    header[148:156] = b" " * 8
-    header[148:156] = b"%06o\0 " % sum(header)
-    extension = bytearray(b"".join(b"%011o\0%011o\0" % (n + 1, 1) for n in range(21)).ljust(512, b"\0"))
-    extension[504] = 1
-    last = bytes(extension[:504]) + b"\0" * 8
-    members = tar_with(tarfile.TarInfo("-"), after=True)
-    cut = members.index(b"-\0")
-    return gzip.compress(members[:cut] + bytes(header) + bytes(extension) * (blocks - 1) + last
-                         + members[cut + 512:])
-
-
-def nested() -> bytes:
-    inner = tar_bytes({"x.sgf": GOOD}, "w:gz")
-    return tar_bytes({"inner.tar.gz": inner, "g.sgf.gz": gzip.compress(GOOD)})
-
-
-def record(root: str) -> bytes:
-    return f"(;GM[1]SZ[9]{root};B[ee])".encode()
 
 
 # name → (file name, bytes, what the bad input's rows must show)
@@ -266,6 +163,17 @@ def test_games_past_the_per_file_budget_are_one_row(tmp_path, monkeypatch):
     rows = list(file_rows(RawFile("many.sgf", None, b"(;)" * 150)))
     assert len(rows) == 101 and {row["status"] for row in rows[:100]} == {"ok"}
     assert rows[-1]["status"] == "parse_error" and "more than 100 games" in rows[-1]["error"]
+
+
+def test_games_past_the_per_file_work_budget_are_one_row(monkeypatch):
+    """Each game of 9,000 bytes had 250,000 setup points: a 64 MiB file took 23 minutes."""
+    monkeypatch.setattr(records, "MAX_FILE_WORK", 1000)
+    game = b"(;SZ[19]AB[aa:ss];AE[aa:ss];B[aa])"  # 3 nodes and 722 setup points
+    rows = list(file_rows(RawFile("many.sgf", None, game * 4)))
+    assert [row["status"] for row in rows] == ["ok", "ok", "parse_error"]
+    assert rows[-1]["error"] == ("many.sgf#2: the file's games before this one hold more than 1,000 nodes and setup "
+                                 "points (the work budget of one file); the rest (2 games, "
+                                 f"{2 * len(game)} characters) is not read")
 
 
 def test_splitting_scans_a_bounded_multiple_of_the_file(monkeypatch):
@@ -546,6 +454,19 @@ def test_workers_import_the_package_not_a_rulelab_folder_in_the_working_director
     assert len(pd.read_parquet(tmp_path / "run" / "games.parquet")) == 4
 
 
+def test_a_ctrl_c_while_the_fork_server_starts_stops_the_run(monkeypatch):
+    """It was ignored while the server started, so that the server would inherit the
+    ignoring: one arriving then was lost, and the run went on to the end."""
+    import multiprocessing.forkserver
+
+    from rulelab.pipeline import runner
+
+    monkeypatch.setattr(multiprocessing.forkserver, "ensure_running", lambda: os.kill(os.getpid(), signal.SIGINT))
+    with pytest.raises(KeyboardInterrupt):
+        runner._start_fork_server()
+        time.sleep(1)  # where the interrupt, if it is pending, is raised at the latest
+
+
 @pytest.mark.pool
 def test_workers_that_cannot_start_say_so_rather_than_to_run_again(monkeypatch):
     from rulelab.errors import RulelabError
@@ -600,6 +521,14 @@ def flip_a_byte(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def flip_a_footer_byte(path: Path) -> None:
+    """Damage the Parquet footer, where the table's provenance is: the scores table then
+    made the intact life table beside it look like someone else's (rerun refused)."""
+    data = bytearray(path.read_bytes())
+    data[len(data) - 8 - int.from_bytes(data[-8:-4], "little")] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
 DAMAGE = {
     "empty manifest": ("manifest.json", lambda path: path.write_text("")),
     "torn manifest": ("manifest.json", lambda path: path.write_bytes(path.read_bytes()[:100])),
@@ -609,6 +538,7 @@ DAMAGE = {
     "zero-byte games table": ("games.parquet", lambda path: path.write_bytes(b"")),
     "one flipped byte in the games table": ("games.parquet", flip_a_byte),
     "one flipped byte in the scores table": ("scores.parquet", flip_a_byte),
+    "one flipped byte in the scores table's footer": ("scores.parquet", flip_a_footer_byte),
 }
 
 

@@ -134,6 +134,7 @@ def test_latin1_is_the_last_resort():
         (b"(;CA[base64])", None),
         (b"(;CA[no-such-codec])", None),
         (b"(;C[the CA property]PB[x])", None),
+        (b"(;KCA[x]CA[big5])", "big5"),
     ],
 )
 def test_declared_codec(data, codec):
@@ -167,3 +168,12 @@ def test_a_codec_is_guessed_from_the_first_64_kib_even_when_it_cuts_a_character(
 def test_a_codec_that_fits_the_start_but_not_the_rest_gives_latin_1():
     data = b"(;C[" + "啊".encode("gb2312") * (1 << 16) + b"\xff\xff])"
     assert decode_sgf(data).encoding == "latin-1"
+
+
+def test_a_large_member_without_a_declaration_has_none():
+    """The ``CA`` pattern leads with its literal and looks behind only where it matched (its
+    speed is measured by the bench, not here): a member of CJK values and brackets, 16 MB,
+    declares nothing."""
+    data = "(;PB[이창호]C[한국어의 바둑 대국])".encode("euc_kr") * 400_000
+    assert declared_codec(data) is None
+    assert declared_codec(data + b"(;CA[UTF-8])") == "utf-8"
