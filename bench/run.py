@@ -119,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.only and not name.startswith(args.only):
                 continue
             results[name], seconds = timed(section)
-            print(f"bench: {name} done in {seconds:.0f} s", file=sys.stderr, flush=True)
+            # each section's figures as soon as it ends: a later section's failure keeps them
+            print(f"bench: {name} done in {seconds:.0f} s: {json.dumps(results[name], sort_keys=True)}",
+                  file=sys.stderr, flush=True)
     if not args.only and args.every == 1:  # the record of a whole bench only
         RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
     print(json.dumps(results, indent=2, sort_keys=True))

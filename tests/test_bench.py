@@ -22,3 +22,12 @@ def test_a_whole_bench_adds_memory_and_gnu_go():
                     "gnugo_50_counted_kgs_games": {"skipped": "gnugo not installed"}})
     assert "1.11x the memory for 7.77x the games" in text
     assert text.endswith("GNU Go    skipped: gnugo not installed")
+
+
+def test_the_gnu_go_comparison_times_the_scorer_on_real_records():
+    from bench.gnugo import time_rulelab
+
+    record = b"(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]RE[B+2];B[ee];W[ec];B[ce];W[];B[])"
+    timed = time_rulelab([("a.sgf", record), ("b.sgf", record)], min_cpu_s=0.0)
+    assert timed["score_rows_per_round"] == 2 * 10  # nine presets and the record's own rules, per game
+    assert timed["positions"] == 2  # one round: no CPU time asked for
