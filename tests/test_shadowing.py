@@ -1,6 +1,7 @@
 """A folder named ``rulelab`` beside a script, which Python imports in place of the
 package, is named in one line, whatever the script imports of rulelab."""
 
+import os
 import subprocess
 import sys
 
@@ -17,9 +18,11 @@ def test_a_folder_named_rulelab_beside_the_script_is_named(tmp_path, holds_init,
     if holds_init:
         (folder / "__init__.py").write_text("")
     (tmp_path / "study.py").write_text("import rulelab.analysis\n")
-    ran = subprocess.run([sys.executable, *command], cwd=tmp_path, capture_output=True, text=True)
+    # the environment of a user's shell: no safe-path or path setting of the test run's
+    env = {name: value for name, value in os.environ.items() if name not in ("PYTHONSAFEPATH", "PYTHONPATH")}
+    ran = subprocess.run([sys.executable, *command], cwd=tmp_path, capture_output=True, text=True, env=env)
     if ran.returncode == 0:  # an install found before a namespace folder: no shadow (not an editable one)
-        assert not holds_init
+        assert not holds_init, (ran.stdout, ran.stderr, sys.flags.safe_path)
         return
     assert ran.stderr.splitlines()[-1] == (
         f"ImportError: the folder {folder} is imported as rulelab instead of the package in {PACKAGE}: "
