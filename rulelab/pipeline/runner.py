@@ -91,11 +91,13 @@ def _start_fork_server() -> None:
     try:
         multiprocessing.forkserver.ensure_running()
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        # the environment first: a Ctrl-C held back is raised as soon as it is unblocked,
+        # and would otherwise leave this process's own children on safe paths
         if saved is None:
             del os.environ["PYTHONSAFEPATH"]
         else:
             os.environ["PYTHONSAFEPATH"] = saved
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _stop_fork_server() -> None:

@@ -461,10 +461,13 @@ def test_a_ctrl_c_while_the_fork_server_starts_stops_the_run(monkeypatch):
 
     from rulelab.pipeline import runner
 
+    monkeypatch.delenv("PYTHONSAFEPATH", raising=False)
     monkeypatch.setattr(multiprocessing.forkserver, "ensure_running", lambda: os.kill(os.getpid(), signal.SIGINT))
     with pytest.raises(KeyboardInterrupt):
         runner._start_fork_server()
         time.sleep(1)  # where the interrupt, if it is pending, is raised at the latest
+    # and the server's safe paths are not left to this process's other children
+    assert "PYTHONSAFEPATH" not in os.environ
 
 
 @pytest.mark.pool
