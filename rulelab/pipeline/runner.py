@@ -75,29 +75,33 @@ def process_pool(jobs: int) -> Iterator[Executor]:
 
 def _start_fork_server() -> None:
     """Start the fork server, if it is not running, with safe paths (``PYTHONSAFEPATH``)
-    and Ctrl-C blocked.
+    and Ctrl-C ignored.
 
     It is started as ``python -c``, which puts the working directory first on its path,
     so any folder named ``rulelab`` there (even an empty one) would be imported instead
     of the package, and every worker would fail. Ctrl-C reaches every process of the
-    terminal's group: the server and its workers (which inherit the blocked signal)
-    leave it to this process, which stops them, instead of each printing a traceback.
-    Blocked, not ignored: a Ctrl-C while the server starts waits for this process, where
-    ignoring it lost it, and the run went on to the end.
+    terminal's group: the server and its workers (which inherit the ignored signal, from
+    the first instruction of their start-up on) leave it to this process, which stops
+    them, instead of each printing a traceback. Blocking it instead would keep a Ctrl-C
+    pressed in this short window, but left a starting server open to it in full test runs
+    ("Fatal Python error: init_import_site"); one pressed then is lost, and the next stops
+    the run.
     """
     saved = os.environ.get("PYTHONSAFEPATH")
     os.environ["PYTHONSAFEPATH"] = "1"
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    in_main = threading.current_thread() is threading.main_thread()
+    interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main else None
     try:
         multiprocessing.forkserver.ensure_running()
     finally:
-        # the environment first: a Ctrl-C held back is raised as soon as it is unblocked,
-        # and would otherwise leave this process's own children on safe paths
+        # the environment first: once Ctrl-C is handled again it may be raised at once,
+        # and would leave this process's later children on safe paths
         if saved is None:
             del os.environ["PYTHONSAFEPATH"]
         else:
             os.environ["PYTHONSAFEPATH"] = saved
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        if in_main:
+            signal.signal(signal.SIGINT, interrupt)
 
 
 def _stop_fork_server() -> None:

@@ -454,20 +454,23 @@ def test_workers_import_the_package_not_a_rulelab_folder_in_the_working_director
     assert len(pd.read_parquet(tmp_path / "run" / "games.parquet")) == 4
 
 
-def test_a_ctrl_c_while_the_fork_server_starts_stops_the_run(monkeypatch):
-    """It was ignored while the server started, so that the server would inherit the
-    ignoring: one arriving then was lost, and the run went on to the end."""
+def test_starting_the_fork_server_leaves_the_environment_and_ctrl_c_as_they_were(monkeypatch):
+    """Safe paths are for the server only: left set, every later child of this process
+    (a library user's subprocesses, the test suite's) would lose its working directory."""
     import multiprocessing.forkserver
 
     from rulelab.pipeline import runner
 
+    def interrupted():
+        assert os.environ["PYTHONSAFEPATH"] == "1" and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        raise KeyboardInterrupt
+
     monkeypatch.delenv("PYTHONSAFEPATH", raising=False)
-    monkeypatch.setattr(multiprocessing.forkserver, "ensure_running", lambda: os.kill(os.getpid(), signal.SIGINT))
+    handler = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(multiprocessing.forkserver, "ensure_running", interrupted)
     with pytest.raises(KeyboardInterrupt):
         runner._start_fork_server()
-        time.sleep(1)  # where the interrupt, if it is pending, is raised at the latest
-    # and the server's safe paths are not left to this process's other children
-    assert "PYTHONSAFEPATH" not in os.environ
+    assert "PYTHONSAFEPATH" not in os.environ and signal.getsignal(signal.SIGINT) is handler
 
 
 @pytest.mark.pool
