@@ -19,7 +19,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); apt-get update && apt-get install -y python3-venv && $(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade pip
 	@echo "==> installing rulelab and its dependencies (2-3 minutes)"
-	$(PY) -m pip install -e '.[test,dask,bench]'
+	@# pip is silent while it unpacks the wheels (half a minute): a line every 5 s says it works
+	@( while sleep 5; do echo "==> still installing"; done ) & ticker=$$!; \
+	$(PY) -m pip install -e '.[test,dask,bench]'; status=$$?; kill $$ticker; exit $$status
 	$(PY) -c 'from rulelab.pipeline.progress import compile_kernels; compile_kernels()'
 	touch $(STAMP)
 	@echo "==> installed: run .venv/bin/rulelab --help, or 'source .venv/bin/activate' first"
