@@ -75,26 +75,27 @@ def process_pool(jobs: int) -> Iterator[Executor]:
 
 def _start_fork_server() -> None:
     """Start the fork server, if it is not running, with safe paths (``PYTHONSAFEPATH``)
-    and Ctrl-C ignored.
+    and Ctrl-C both ignored and blocked.
 
     It is started as ``python -c``, which puts the working directory first on its path,
     so any folder named ``rulelab`` there (even an empty one) would be imported instead
     of the package, and every worker would fail. Ctrl-C reaches every process of the
-    terminal's group: the server and its workers (which inherit the ignored signal, from
-    the first instruction of their start-up on) leave it to this process, which stops
-    them, instead of each printing a traceback. Blocking it instead would keep a Ctrl-C
-    pressed in this short window, but left a starting server open to it in full test runs
-    ("Fatal Python error: init_import_site"); one pressed then is lost, and the next stops
-    the run.
+    terminal's group: the server and its workers inherit the ignored signal from their
+    first instruction on and leave it to this process, which stops them, instead of each
+    printing a traceback. Blocked as well, a Ctrl-C pressed while the server starts is
+    kept pending here (Linux keeps a blocked signal even while it is ignored) and raised
+    once the handler is back: ignored alone, it was lost and the run went on; blocked
+    alone, a starting server still took it ("Fatal Python error: init_import_site").
     """
     saved = os.environ.get("PYTHONSAFEPATH")
     os.environ["PYTHONSAFEPATH"] = "1"
     in_main = threading.current_thread() is threading.main_thread()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main else None
     try:
         multiprocessing.forkserver.ensure_running()
     finally:
-        # the environment first: once Ctrl-C is handled again it may be raised at once,
+        # the environment first: a Ctrl-C held back is raised as soon as it is unblocked,
         # and would leave this process's later children on safe paths
         if saved is None:
             del os.environ["PYTHONSAFEPATH"]
@@ -102,6 +103,7 @@ def _start_fork_server() -> None:
             os.environ["PYTHONSAFEPATH"] = saved
         if in_main:
             signal.signal(signal.SIGINT, interrupt)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _stop_fork_server() -> None:

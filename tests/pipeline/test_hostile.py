@@ -454,6 +454,19 @@ def test_workers_import_the_package_not_a_rulelab_folder_in_the_working_director
     assert len(pd.read_parquet(tmp_path / "run" / "games.parquet")) == 4
 
 
+def test_a_ctrl_c_while_the_fork_server_starts_stops_the_run(monkeypatch):
+    """Ignored while the server started (so that the server inherits the ignoring), one
+    arriving then was lost, and the run went on to the end: blocked too, it waits."""
+    import multiprocessing.forkserver
+
+    from rulelab.pipeline import runner
+
+    monkeypatch.setattr(multiprocessing.forkserver, "ensure_running", lambda: os.kill(os.getpid(), signal.SIGINT))
+    with pytest.raises(KeyboardInterrupt):
+        runner._start_fork_server()
+        time.sleep(1)  # where the interrupt, if it is pending, is raised at the latest
+
+
 def test_starting_the_fork_server_leaves_the_environment_and_ctrl_c_as_they_were(monkeypatch):
     """Safe paths are for the server only: left set, every later child of this process
     (a library user's subprocesses, the test suite's) would lose its working directory."""
