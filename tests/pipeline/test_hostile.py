@@ -461,7 +461,12 @@ def test_a_ctrl_c_while_the_fork_server_starts_stops_the_run(monkeypatch):
 
     from rulelab.pipeline import runner
 
-    monkeypatch.setattr(multiprocessing.forkserver, "ensure_running", lambda: os.kill(os.getpid(), signal.SIGINT))
+    import threading
+
+    # to this thread: the suite's other threads do not block it, and would take one sent
+    # to the process (a residue the command line shares, with its progress thread)
+    main = threading.main_thread().ident
+    monkeypatch.setattr(multiprocessing.forkserver, "ensure_running", lambda: signal.pthread_kill(main, signal.SIGINT))
     with pytest.raises(KeyboardInterrupt):
         runner._start_fork_server()
         time.sleep(1)  # where the interrupt, if it is pending, is raised at the latest
