@@ -59,9 +59,17 @@ def game_events(game: Game) -> np.ndarray:
     >>> game_events(game).tolist()
     [[1, 1, 0, 0], [1, 1, 1, 0], [0, 1, 2, 2], [0, 2, -1, -1], [0, 1, -1, -1]]
     """
-    points = _board_points(*game.size)
+    points, moves = _board_points(*game.size), _move_events(*game.size)
     flat: list[int] = []
     for number, node in enumerate(game.nodes):
+        if len(node) == 1:  # most nodes are one move, ``B[pd]``: a single lookup
+            [(ident, values)] = node.items()
+            event = len(values) == 1 and moves.get(ident, _NO_MOVES).get(values[0])
+            if event:
+                flat += event
+                if len(flat) > _MAX_FLAT:
+                    raise _too_many_events(number)
+                continue
         if not _SETUP_IDENTS.isdisjoint(node):
             _add_setup_events(flat, node, number, game.size)
         for ident, colour in _MOVES:
@@ -106,6 +114,16 @@ def _board_points(rows: int, cols: int) -> dict[str, tuple[int, int]]:
     if max(rows, cols) <= PASS_SIZE_LIMIT:
         points["tt"] = _PASS_POINT
     return points
+
+
+@functools.lru_cache(maxsize=None)
+def _move_events(rows: int, cols: int) -> dict[str, dict[str, tuple[int, int, int, int]]]:
+    """Per move ident, the event of every plain move value of a board (passes included)."""
+    points = _board_points(rows, cols)
+    return {ident: {value: (MOVE, colour, *point) for value, point in points.items()} for ident, colour in _MOVES}
+
+
+_NO_MOVES: dict[str, tuple[int, int, int, int]] = {}
 
 
 def _point(value: str, size: tuple[int, int]) -> tuple[int, int] | None:
