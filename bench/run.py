@@ -1,12 +1,16 @@
 """``make bench``: rulelab's throughput and memory as ratios against figures measured in the same run.
 
-Figures are written to ``bench/results.json`` and printed. Each ratio compares two
+Figures are written to ``bench/results.json`` and to the table of docs/PERFORMANCE.md
+(:mod:`bench.figures`), and printed. Each ratio compares two
 measurements taken one after the other on this machine, so machine speed cancels out:
 
 - ingest and the whole pipeline (ingest + life and death + every ruleset) against the
   plain baseline, sgfmill parse + sgfmill ``Board`` replay of the same games, and the
   games per second per core of each (a run's games per second over its workers; the
   baseline runs in one process);
+- the pipeline with the records' marks alone for life and death, with 1 job: what the
+  rest of it costs, and so what life and death costs a game and what a pipeline of
+  :data:`TARGET` times the baseline would leave it (:func:`life_budget`);
 - peak memory of the whole process tree, scoring a tenth of dev-mixed and all of it;
 - rulelab against GNU Go counting the same finished games (skipped without ``gnugo``).
 
@@ -20,13 +24,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 import tempfile
 import time
+from datetime import date
 from pathlib import Path
 
 from bench.baseline import run_baseline
+from bench.figures import update_doc
 from bench.gnugo import bench_gnugo
 from bench.memory import peak_tree_rss, sample_archive
 from rulelab import __version__
@@ -35,6 +42,9 @@ from rulelab.pipeline.run import ingest, score
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 RESULTS = Path(__file__).resolve().parent / "results.json"
 RULELAB = [sys.executable, "-m", "rulelab.cli"]
+TARGET = 1.2
+"""The pipeline's aim with 1 job, as a multiple of the baseline: :func:`life_budget` says
+what it leaves life and death."""
 
 
 def timed(func, *args, **kwargs):
@@ -58,7 +68,8 @@ def bench_throughput(sample: Path) -> dict:
     (games, parsed), before_s = timed(run_baseline, str(sample))
     figures = {"games": games, "baseline_sgfmill_parsed": parsed}
     runs = [("ingest_jobs1", ingest, {"jobs": 1}), ("ingest_jobs2", ingest, {"jobs": 2}),
-            ("pipeline_jobs1", score, {"jobs": 1}), ("pipeline_jobs2", score, {"jobs": 2})]
+            ("pipeline_jobs1", score, {"jobs": 1}), ("pipeline_jobs2", score, {"jobs": 2}),
+            ("marks_only_jobs1", score, {"jobs": 1, "life": "markup"})]
     runs_jobs = [(name, options["jobs"]) for name, _, options in runs]
     measured = {}
     for name, func, options in runs:
@@ -73,7 +84,20 @@ def bench_throughput(sample: Path) -> dict:
         figures[f"{name}_games_per_s_per_core"] = round(found / seconds / dict(runs_jobs)[name], 1)
         figures[f"{name}_vs_baseline"] = round(found / seconds / baseline, 2)
         figures[f"{name}_games_ok"] = manifest["counts"]["games_ok"]
+    figures.update(life_budget(figures))
     return figures
+
+
+def life_budget(figures: dict) -> dict:
+    """What life and death costs a game with 1 job: the whole pipeline's time a game less
+    that of the pipeline with the records' marks alone (every stone alive without them),
+    and what is left for it at :data:`TARGET` times the baseline."""
+    def ms(games_per_s: float) -> float:
+        return 1000 / games_per_s
+
+    rest = ms(figures["marks_only_jobs1_games_per_s"])
+    return {"life_ms_per_game_jobs1": round(ms(figures["pipeline_jobs1_games_per_s"]) - rest, 3),
+            "life_budget_ms_per_game_at_target": round(ms(TARGET * figures["baseline_games_per_s"]) - rest, 3)}
 
 
 def bench_memory(collection: Path, every: int, folder: Path) -> dict:
@@ -104,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench: {missing[0]} not found; the benchmarks need ../shared/corpora")
         return 1
     results = {"rulelab_version": __version__, "python": platform.python_version(),
-               "machine": platform.machine()}
+               "machine": platform.machine(), "cpus": os.cpu_count(), "date": date.today().isoformat()}
     with tempfile.TemporaryDirectory(prefix="rulelab-bench-") as scratch:
         folder = Path(scratch)
         kgs_sample, warm_up = folder / "kgs-dev.tar", folder / "kgs-one-in-500.tar"
@@ -124,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr, flush=True)
     if not args.only and args.every == 1:  # the record of a whole bench only
         RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+        update_doc(results)
     print(json.dumps(results, indent=2, sort_keys=True))
     print(summary(results))
     return 0
@@ -140,6 +165,10 @@ def summary(results: dict) -> str:
           f"{speed[f'{stage}_jobs1_games_per_s_per_core']} and {speed[f'{stage}_jobs2_games_per_s_per_core']}"
           for stage in ("ingest", "pipeline")),
         "          (the pipeline: ingest + life and death + every ruleset)",
+        f"marks     {speed['marks_only_jobs1_vs_baseline']}x with 1 job: the pipeline with the records' "
+        f"marks alone for life and death (every stone alive without them)",
+        f"life      {speed['life_ms_per_game_jobs1']} ms a game with 1 job; {TARGET}x the baseline "
+        f"would leave it {speed['life_budget_ms_per_game_at_target']} ms",
     ]
     if "memory_dev_mixed" not in results:
         return "\n".join(lines)
