@@ -172,6 +172,18 @@ def _state_hash(board, colour, passes, ko, holder):
     return h
 
 
+@numba.njit(cache=True, inline="always")
+def _back_to_parent(level, result, attacker, outcome, tried, n_moves):
+    """Leave the position at ``level`` with its ``result``: a win for the parent's mover
+    decides the parent, whose other moves are then skipped. The parent's level, -1 from
+    the root."""
+    level -= 1
+    if level >= 0 and result == attacker[level]:
+        outcome[level] = result
+        tried[level] = n_moves[level]
+    return level
+
+
 @numba.njit(cache=True)
 def _attacker_wins(padded, stride, defender, space, others, outside, targets, defender_retakes_ko,
                    depth_limit, max_states, mover):
@@ -264,12 +276,9 @@ def _attacker_wins(padded, stride, defender, space, others, outside, targets, de
                     n_moves[level], tried[level] = k + 1, 0
                     searched = True
             if not searched:  # back to the position it came from, with its outcome
-                if level == 0:
+                level = _back_to_parent(level, result, attacker, outcome, tried, n_moves)
+                if level < 0:
                     return 1 if result else 0
-                level -= 1
-                if result == attacker[level]:
-                    outcome[level] = result
-                    tried[level] = n_moves[level]
         # the next move of the position at ``level``
         c = colour[level]
         opp = 3 - c
@@ -313,12 +322,9 @@ def _attacker_wins(padded, stride, defender, space, others, outside, targets, de
         # every move tried, or one won: the position's outcome, back to its parent
         result = outcome[level]
         values[entry[level]] = result
-        if level == 0:
+        level = _back_to_parent(level, result, attacker, outcome, tried, n_moves)
+        if level < 0:
             return 1 if result else 0
-        level -= 1
-        if result == attacker[level]:
-            outcome[level] = result
-            tried[level] = n_moves[level]
 
 
 def attacker_kills(padded: np.ndarray, stride: int, group: EnclosedGroup, *,
