@@ -13,6 +13,7 @@ import multiprocessing
 import multiprocessing.context
 import multiprocessing.forkserver
 import multiprocessing.spawn
+from multiprocessing import resource_tracker
 import os
 import signal
 import threading
@@ -75,35 +76,34 @@ def process_pool(jobs: int) -> Iterator[Executor]:
 
 def _start_fork_server() -> None:
     """Start the fork server, if it is not running, with safe paths (``PYTHONSAFEPATH``)
-    and Ctrl-C both ignored and blocked.
+    and Ctrl-C blocked.
 
     It is started as ``python -c``, which puts the working directory first on its path,
     so any folder named ``rulelab`` there (even an empty one) would be imported instead
     of the package, and every worker would fail. Ctrl-C reaches every process of the
-    terminal's group: the server and its workers inherit the ignored signal from their
-    first instruction on and leave it to this process, which stops them, instead of each
-    printing a traceback. Blocked as well, a Ctrl-C pressed while the server starts is
-    kept pending here (Linux keeps a blocked signal even while it is ignored) and raised
-    once the handler is back: ignored alone, it was lost and the run went on; blocked
-    alone, a starting server still took it ("Fatal Python error: init_import_site").
+    terminal's group: the server inherits the blocked signal from its first instruction
+    until it ignores Ctrl-C for good (its workers too), so it leaves it to this process,
+    which stops them, instead of printing a traceback while it loads. Here a Ctrl-C
+    pressed meanwhile waits and is raised once unblocked, or at once if another thread
+    took it, since Python hands every signal to the main thread. This process never
+    ignores it: another thread that took an ignored Ctrl-C dropped it, and the run went
+    on. multiprocessing's resource tracker is started first because starting it unblocks
+    Ctrl-C when it is done.
     """
     saved = os.environ.get("PYTHONSAFEPATH")
     os.environ["PYTHONSAFEPATH"] = "1"
-    in_main = threading.current_thread() is threading.main_thread()
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main else None
     try:
-        multiprocessing.forkserver.ensure_running()
+        resource_tracker.ensure_running()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            multiprocessing.forkserver.ensure_running()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     finally:
-        # the environment first: a Ctrl-C held back is raised as soon as it is unblocked,
-        # and would leave this process's later children on safe paths
         if saved is None:
             del os.environ["PYTHONSAFEPATH"]
         else:
             os.environ["PYTHONSAFEPATH"] = saved
-        if in_main:
-            signal.signal(signal.SIGINT, interrupt)
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _stop_fork_server() -> None:
