@@ -37,7 +37,8 @@ def figures_table(results: dict) -> str:
         f"| the pipeline with the records' marks alone for life and death (every stone alive without them) | "
         f"{speed['marks_only_jobs1_vs_baseline']}× with 1 job | {_count(speed['marks_only_jobs1_games_per_s_per_core'])} |",
         f"| life and death, a game with 1 job: the two rows above apart | {speed['life_ms_per_game_jobs1']} ms; "
-        f"{speed['life_budget_ms_per_game_at_target']} ms would make the pipeline 1.2× the baseline | |",
+        f"{speed['life_budget_ms_per_game_at_target']} ms would make the pipeline "
+        f"{speed['pipeline_target_vs_baseline']}× the baseline | |",
         f"| scoring final positions vs GNU Go `final_score` | {gnugo['ratio_cpu']}× per CPU second | |"
         if "skipped" not in gnugo else f"| scoring final positions vs GNU Go | skipped: {gnugo['skipped']} | |",
         f"| peak memory of `rulelab score`, {full['games']:,} vs {sample['games']:,} games of dev-mixed | "
