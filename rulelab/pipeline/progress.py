@@ -13,7 +13,6 @@ moves while a unit is under way.
 from __future__ import annotations
 
 import importlib
-import signal
 import sys
 import threading
 import time
@@ -83,9 +82,6 @@ class Ticker:
         self._stopped = threading.Event()
 
         def tick() -> None:
-            # Ctrl-C is the main thread's: taken here while the main thread holds it back
-            # (the fork server's start), it would be lost
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             while not self._stopped.wait(seconds):
                 action()
 
