@@ -23,13 +23,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("out_dir", help="folder for the part's files (created)")
     parser.add_argument("--seed", type=int, default=0, help="seed of every bootstrap (default 0)")
     parser.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates per win-rate curve")
-    parser.add_argument("--n-boot-fit", type=int, default=200,
-                        help="bootstrap refits per headline fair-komi estimate")
     parser.add_argument("--examples-per-cause", type=int, default=2, help="board diagrams per cause")
     args = parser.parse_args(argv)
     try:
         print(write_section(args.key, args.run_dir, args.out_dir, seed=args.seed, n_boot=args.n_boot,
-                            n_boot_fit=args.n_boot_fit, examples_per_cause=args.examples_per_cause))
+                            examples_per_cause=args.examples_per_cause))
     except RulelabError as error:
         print(f"rulelab: {error}", file=sys.stderr)
         return 2

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tools.doc_markers import replace_between
+
 DOC = Path(__file__).resolve().parents[1] / "docs" / "PERFORMANCE.md"
 BEGIN = "<!-- make bench writes the figures from here -->"
 END = "<!-- to here -->"
@@ -50,9 +52,4 @@ def figures_table(results: dict) -> str:
 
 def update_doc(results: dict, doc: Path = DOC) -> None:
     """Put :func:`figures_table` between the page's two markers, leaving the rest as it is."""
-    text = doc.read_text()
-    head, begin, rest = text.partition(BEGIN)
-    _, end, tail = rest.partition(END)
-    if not (begin and end):
-        raise ValueError(f"{doc} lacks the markers {BEGIN!r} and {END!r}")
-    doc.write_text(f"{head}{BEGIN}\n{figures_table(results)}\n{END}{tail}")
+    replace_between(doc, BEGIN, END, figures_table(results))

@@ -19,6 +19,7 @@ import pandas as pd
 
 from rulelab.analysis import attribution, divergence, komi
 from rulelab.analysis.outcomes import komi_outcomes
+from rulelab.analysis.stats import DEFAULT_LEVEL
 from rulelab.analysis.selection import collection_board, komi_population, outliers
 from rulelab.analysis.verdict import stored_verdict
 from rulelab.errors import InputError
@@ -142,28 +143,53 @@ class GoAccessor:
         return komi_population(outcomes, None, collection_board(self._frame))
 
     def komi_curve(self, games: pd.DataFrame | None = None, ruleset: str | None = None,
-                   komi_grid=komi.DEFAULT_KOMI_GRID, **options) -> pd.DataFrame:
-        """Black's win rate at each komi of ``komi_grid`` (a draw counts half), from the counted
-        games of :meth:`komi_games`, with Wilson and bootstrap intervals; ``by`` splits it by
-        a stratum. See :func:`~rulelab.analysis.komi.win_rate_curve`."""
-        return _selected(komi.win_rate_curve, self.komi_games(games, ruleset), komi_grid, **options)
+                   komi_grid=komi.DEFAULT_KOMI_GRID, *, by: str | None = None, include_time: bool = True,
+                   n_boot: int = 1000, seed: int = 0, level: float = DEFAULT_LEVEL) -> pd.DataFrame:
+        """The re-komi curve: Black's win rate at each komi of ``komi_grid`` over every decided
+        game of :meth:`komi_games` (counted games re-counted there, resigned and timed-out ones
+        keeping their winner), with Wilson and bootstrap intervals; ``by`` splits it by a
+        stratum. See :func:`~rulelab.analysis.komi.win_rate_curve`."""
+        return _selected(komi.win_rate_curve, self.komi_games(games, ruleset), komi_grid, by=by,
+                         include_time=include_time, n_boot=n_boot, seed=seed, level=level)
 
-    def fair_komi(self, games: pd.DataFrame | None = None, ruleset: str | None = None,
-                  **options) -> pd.DataFrame:
-        """The komi at which Black wins half the games of :meth:`komi_games` — the figure the
-        report gives — fitted with and without the resigned games (as bounds on the margin),
-        with its interval (``n_boot`` adds a bootstrap). ``adjust_for='rank_gap'`` fits it at
-        a rank gap of 0 with the gap as a covariate (``slope``: points per rank step); ``by``
-        splits it by a stratum. See :func:`~rulelab.analysis.komi.fair_komi`."""
-        return _selected(komi.fair_komi, self.komi_games(games, ruleset), **options)
+    def win_rates(self, games: pd.DataFrame | None = None, ruleset: str | None = None, *,
+                  by: str | None = None, include_time: bool = True, level: float = DEFAULT_LEVEL) -> pd.DataFrame:
+        """Black's win rate at each komi in force over the decided games of :meth:`komi_games`,
+        model-free (Wilson intervals): what the fair komi is fitted to. See
+        :func:`~rulelab.analysis.komi.win_rate_by_komi`."""
+        return _selected(komi.win_rate_by_komi, self.komi_games(games, ruleset), by=by,
+                         include_time=include_time, level=level)
+
+    def fair_komi(self, games: pd.DataFrame | None = None, ruleset: str | None = None, *,
+                  by: str | None = None, adjust_for: str | None = "auto", include_time: bool = True,
+                  max_scale: float | None = None, level: float = DEFAULT_LEVEL) -> pd.DataFrame:
+        """The komi at which Black wins half the games between equal players of :meth:`komi_games`
+        — the report's figure — from who won each decided game across the komi in force, with
+        its interval; prints as one line per ruleset. ``adjust_for='auto'`` takes it at a rank
+        gap of 0 where most games record both ranks, as the report does
+        (:func:`~rulelab.analysis.komi.headline_fair_komi`); ``None`` or a column name choose.
+        Where one komi was in force it is not identified and the interval is the range the
+        data allow. See :func:`~rulelab.analysis.komi.fair_komi`."""
+        options = dict(by=by, include_time=include_time, max_scale=max_scale, level=level)
+        outcomes = self.komi_games(games, ruleset)
+        if adjust_for == "auto":
+            return _selected(komi.headline_fair_komi, outcomes, **options)
+        return _selected(komi.fair_komi, outcomes, adjust_for=adjust_for, **options)
+
+    def komi_sensitivity(self, games: pd.DataFrame | None = None, ruleset: str | None = None, *,
+                         level: float = DEFAULT_LEVEL) -> pd.DataFrame:
+        """The fair komi under each choice of games it rests on (time losses, rank gaps, counted
+        games only, the previous margin fit), as the report's sensitivity table. See
+        :func:`~rulelab.analysis.komi.fair_komi_sensitivity`."""
+        return _selected(komi.fair_komi_sensitivity, self.komi_games(games, ruleset), level=level)
 
     def rekomi(self, from_komi: float, to_komi: float, games: pd.DataFrame | None = None,
-               ruleset: str | None = None, **options) -> pd.DataFrame:
+               ruleset: str | None = None, *, by: str | None = None) -> pd.DataFrame:
         """The games of :meth:`komi_games` played at ``from_komi``, re-counted at ``to_komi``:
         how many counted results flip, and Black's win rate before and after (resigned
         games keep their winner). See :func:`~rulelab.analysis.komi.rekomi_flips`."""
         outcomes = self.komi_games(games, ruleset)
-        flips = _selected(komi.rekomi_flips, outcomes, from_komi, to_komi, **options)
+        flips = _selected(komi.rekomi_flips, outcomes, from_komi, to_komi, by=by)
         if flips.empty:
             played = ", ".join(f"{k:g}" for k in sorted(outcomes["komi"].dropna().unique())) or "none"
             return _empty_because(flips, f"no game was played at komi {from_komi:g} "

@@ -12,9 +12,9 @@ import pandas as pd
 
 from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.stats import (DEFAULT_LEVEL, black_points, black_score_at, bootstrap_location,
-                                    bootstrap_rates, fit_logistic, wilson_interval)
+                                    bootstrap_rates, fit_komi_response, fit_logistic, wilson_interval)
 from rulelab.analysis.strata import STRATA
-from rulelab.analysis.inputs import require_columns
+from rulelab.analysis.inputs import COUNTED_KINDS, require_columns
 from rulelab.errors import InputError
 
 DEFAULT_KOMI_GRID = np.arange(0.0, 12.5, 0.5)
@@ -38,11 +38,17 @@ def _validate_grid(komi) -> np.ndarray:
 
 
 def win_rate_curve(outcomes: pd.DataFrame, komi=DEFAULT_KOMI_GRID, *, by: str | None = None,
-                   n_boot: int = 1000, seed: int = 0, level: float = DEFAULT_LEVEL) -> pd.DataFrame:
-    """Black's win rate over a komi grid from counted games, with two intervals.
+                   include_time: bool = True, n_boot: int = 1000, seed: int = 0,
+                   level: float = DEFAULT_LEVEL) -> pd.DataFrame:
+    """Black's win rate over a komi grid from every decided game, with two intervals: the
+    re-komi curve.
 
-    A draw counts half a win. ``wilson_*`` is the Wilson score interval;
-    ``boot_*`` the percentile bootstrap over games with a fixed ``seed``.
+    A counted game is re-counted at each komi (a draw counts half); a game resigned or
+    lost on time keeps its winner, as in van Rongen's GoGoD study — a resignation is taken
+    as a deficit larger than the komi's move, which holds near the komi in force and less
+    far from it (``assumed`` counts the games whose result at a komi is taken so).
+    ``wilson_*`` is the Wilson score interval; ``boot_*`` the percentile bootstrap over
+    games with a fixed ``seed``.
 
     Parameters
     ----------
@@ -52,6 +58,8 @@ def win_rate_curve(outcomes: pd.DataFrame, komi=DEFAULT_KOMI_GRID, *, by: str | 
         Komi values in points.
     by : str, optional
         A stratum column to split by.
+    include_time : bool
+        Whether games lost on time count.
     n_boot : int
         Bootstrap replicates (0 skips the bootstrap).
     seed : int
@@ -62,42 +70,284 @@ def win_rate_curve(outcomes: pd.DataFrame, komi=DEFAULT_KOMI_GRID, *, by: str | 
     Returns
     -------
     pandas.DataFrame
-        Per ruleset (and stratum) and komi: ``games, black_points, rate, wilson_low,
-        wilson_high, boot_low, boot_high``.
+        Per ruleset (and stratum) and komi: ``games, counted, assumed, black_points, rate,
+        wilson_low, wilson_high, boot_low, boot_high``.
 
     Examples
     --------
-    >>> outcomes = pd.DataFrame({"ruleset": "japanese", "kind": "counted",
-    ...                          "margin_before_komi": [-3.0, 6.0, 6.0, 12.0]})
-    >>> win_rate_curve(outcomes, [5.5, 6.0, 6.5], n_boot=0)[["komi", "games", "black_points", "rate"]]
-       komi  games  black_points  rate
-    0   5.5      4           3.0  0.75
-    1   6.0      4           2.0  0.50
-    2   6.5      4           1.0  0.25
+    Four counted games at komi 6.5 and one White resigned:
+
+    >>> outcomes = pd.DataFrame({"ruleset": "japanese", "komi": 6.5,
+    ...     "kind": ["counted"] * 4 + ["resign"], "winner": ["W", "B", "B", "B", "B"],
+    ...     "margin_before_komi": [-3.0, 7.0, 7.0, 12.0, np.nan]})
+    >>> win_rate_curve(outcomes, [5.5, 7.0, 7.5], n_boot=0)[["komi", "games", "assumed", "black_points", "rate"]]
+       komi  games  assumed  black_points  rate
+    0   5.5      5        1           4.0   0.8
+    1   7.0      5        1           3.0   0.6
+    2   7.5      5        1           2.0   0.4
     """
-    require_columns(outcomes, ["ruleset", "kind", "margin_before_komi"], "outcomes")
+    require_columns(outcomes, ["ruleset", "kind", "komi", "winner", "margin_before_komi"], "outcomes")
     grid = _validate_grid(komi)
-    counted = outcomes[outcomes["margin_before_komi"].notna()]
+    chosen = decided(outcomes, include_time)
+    # a kept winner is a margin beyond every komi
+    kept = chosen["winner"].map({"B": np.inf, "W": -np.inf}).astype(float)
+    chosen = chosen.assign(_margin=chosen["margin_before_komi"].astype(float).fillna(kept))
+    chosen = chosen[chosen["_margin"].notna()]
     parts = []
-    for key, rows in _groups(counted, by):
-        margins, counts = np.unique(rows["margin_before_komi"].to_numpy(float), return_counts=True)
+    for key, rows in _groups(chosen, by):
+        margins, counts = np.unique(rows["_margin"].to_numpy(float), return_counts=True)
         games = int(counts.sum())
+        censored = rows["margin_before_komi"].isna().to_numpy()
+        assumed = (censored[:, None] & (rows["komi"].to_numpy(float)[:, None] != grid[None, :])).sum(axis=0)
         points = black_score_at(margins, counts, grid)
         wilson_low, wilson_high = wilson_interval(points, games, level)
         boot_low, boot_high = bootstrap_rates(margins, counts, grid, n_boot=n_boot, seed=seed, level=level)
-        parts.append(pd.DataFrame({**key, "komi": grid, "games": games, "black_points": points,
-                                   "rate": points / games, "wilson_low": wilson_low,
-                                   "wilson_high": wilson_high, "boot_low": boot_low,
-                                   "boot_high": boot_high}))
-    return _concat(parts, ["ruleset"] + ([by] if by else []) + ["komi", "games", "black_points", "rate",
-                                                                  "wilson_low", "wilson_high",
-                                                                  "boot_low", "boot_high"])
+        parts.append(pd.DataFrame({**key, "komi": grid, "games": games, "counted": int((~censored).sum()),
+                                   "assumed": assumed, "black_points": points, "rate": points / games,
+                                   "wilson_low": wilson_low, "wilson_high": wilson_high,
+                                   "boot_low": boot_low, "boot_high": boot_high}))
+    return _concat(parts, ["ruleset"] + ([by] if by else []) + [
+        "komi", "games", "counted", "assumed", "black_points", "rate", "wilson_low", "wilson_high",
+        "boot_low", "boot_high"])
 
 
-def fair_komi(outcomes: pd.DataFrame, *, by: str | None = None, n_boot: int = 0, seed: int = 0,
-              level: float = DEFAULT_LEVEL, adjust_for: str | None = None) -> pd.DataFrame:
-    """The fair komi (50% crossing of a logistic win-rate curve), with and without
-    the resigned and timed-out games.
+MAX_SCALE_19 = 25.0
+"""The widest scale of the margin's logistic distribution taken as credible on 19×19
+(points): a standard deviation of 45 points. It bounds the fair komi only where the data
+cannot tell the scale; docs/ACCURACY.md gives the scales the collections show."""
+
+TIME_KIND = "time"
+
+
+def credible_scale(board: str | None) -> float:
+    """:data:`MAX_SCALE_19` in proportion to the board's points (at least 2 points).
+
+    Examples
+    --------
+    >>> credible_scale("19x19"), round(credible_scale("9x9"), 2), credible_scale(None)
+    (25.0, 5.61, 25.0)
+    """
+    try:
+        rows, cols = (int(side) for side in str(board).split("x"))
+    except ValueError:
+        return MAX_SCALE_19
+    return max(MAX_SCALE_19 * rows * cols / 361, 2.0)
+
+
+def black_result(outcomes: pd.DataFrame) -> np.ndarray:
+    """Black's points per game at the komi in force: 1 a win, ½ a draw, 0 a loss."""
+    return outcomes["winner"].map({"B": 1.0, "W": 0.0, "draw": 0.5}).to_numpy(float)
+
+
+def decided(outcomes: pd.DataFrame, include_time: bool = True) -> pd.DataFrame:
+    """The games with a winner (or a draw) at a known komi in force; time losses only
+    with ``include_time``."""
+    require_columns(outcomes, ["kind", "komi", "winner"], "outcomes")
+    keep = outcomes["winner"].isin(["B", "W", "draw"]) & outcomes["komi"].notna()
+    if not include_time:
+        keep &= outcomes["kind"] != TIME_KIND
+    return outcomes[keep.to_numpy()]
+
+
+class FairKomiTable(pd.DataFrame):
+    """The table :func:`fair_komi` returns: a DataFrame that prints as one line a row (the
+    figure, its interval, n); ``pd.DataFrame(table)`` or any selection prints in full."""
+
+    @property
+    def _constructor(self):
+        return pd.DataFrame
+
+    def __repr__(self) -> str:
+        needed = {"ruleset", "fair_komi", "ci_low", "ci_high", "games", "identified", "komi_played"}
+        if not needed <= set(self.columns) or self.empty:
+            return pd.DataFrame(self).__repr__()
+        return "\n".join(_fair_komi_line(row) for row in self.to_dict("records"))
+
+
+def _fair_komi_line(row: dict) -> str:
+    strata = ", ".join(f"{k}={v}" for k, v in row.items() if k in STRATA)
+    head = row["ruleset"] + (f" ({strata})" if strata else "")
+    games = f"{int(row['games']):,} decided games at komi {row['komi_played']}"
+    if row["identified"]:
+        return (f"{head}: fair komi {row['fair_komi']:.1f} ({row['ci_low']:.1f} to {row['ci_high']:.1f}, "
+                f"95%), {games}")
+    if np.isnan(row["ci_low"]):
+        return f"{head}: no fair komi, {games}"
+    return (f"{head}: fair komi not identified: {row['ci_low']:.1f} to {row['ci_high']:.1f} "
+            f"(any scale up to {row['max_scale']:g} points), {games}")
+
+
+def fair_komi(outcomes: pd.DataFrame, *, by: str | None = None, adjust_for: str | None = None,
+              include_time: bool = True, max_scale: float | None = None,
+              level: float = DEFAULT_LEVEL) -> FairKomiTable:
+    """The fair komi: the komi at which Black wins half the games between equal players of
+    this population, under this counting.
+
+    Estimated from who won each decided game (counted, resigned, on time) at the komi in
+    force: Black's win rate is a logistic function of the komi
+    (:func:`~rulelab.analysis.stats.fit_komi_response`), whose steepness the variation
+    of the win rate across the komi values in force teaches. Margins do not enter: a
+    resignation or a safe lead changes the margin, not the winner. With one komi in force
+    (or too little spread) the data allow an interval, not a point: the crossings that
+    every scale up to ``max_scale`` allows, and ``identified`` is False.
+
+    Parameters
+    ----------
+    outcomes : pandas.DataFrame
+        From :func:`komi_outcomes` (several rulesets may be concatenated).
+    by : str, optional
+        A stratum column to split by.
+    adjust_for : str, optional
+        A numeric column (e.g. ``'rank_gap'``, Black's rank minus White's) taken as a
+        covariate: the fair komi is then that at a value of 0, ``slope`` the points per unit
+        of it, and games where it is missing are left out.
+    include_time : bool
+        Whether games lost on time count (they are decided games, but not on the board).
+    max_scale : float, optional
+        The widest credible scale (points); :func:`credible_scale` of the games' board by default.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    FairKomiTable
+        Per ruleset (and stratum): ``games`` (decided), ``komi_played`` (the komi values in force),
+        ``identified``, ``fair_komi`` (NaN unless identified), ``ci_low, ci_high``,
+        ``scale``, ``max_scale`` and, with ``adjust_for``, ``slope`` and ``slope_se``.
+
+    Examples
+    --------
+    >>> from rulelab.analysis.komi_simulation import SCENARIOS, simulate_games
+    >>> from rulelab.analysis.outcomes import komi_outcomes
+    >>> games = simulate_games(SCENARIOS[1], seed=0)  # fair komi 7, played at 5.5 and 6.5
+    >>> table = fair_komi(komi_outcomes(games))
+    >>> bool(table.identified[0]), bool(table.ci_low[0] < 7.0 < table.ci_high[0])
+    (True, True)
+    """
+    require_columns(outcomes, ["ruleset", "kind", "komi", "winner"] + ([adjust_for] if adjust_for else []),
+                    "outcomes")
+    chosen = decided(outcomes, include_time)
+    if adjust_for:
+        chosen = chosen[pd.to_numeric(chosen[adjust_for], errors="coerce").notna()]
+    records = []
+    for key, rows in _groups(chosen, by):
+        scale = max_scale if max_scale is not None else credible_scale(
+            rows["board"].mode().iloc[0] if "board" in rows.columns and rows["board"].notna().any() else None)
+        fit = fit_komi_response(rows["komi"], black_result(rows), level=level, max_scale=scale,
+                                covariate=rows[adjust_for].to_numpy(float) if adjust_for else None)
+        records.append({**key, "games": int(round(fit.games)),
+                        "komi_played": "/".join(f"{k:g}" for k in sorted(rows["komi"].unique())),
+                        "identified": fit.identified, "fair_komi": fit.fair_komi, "ci_low": fit.ci_low,
+                        "ci_high": fit.ci_high, "scale": fit.scale, "max_scale": fit.max_scale,
+                        "slope": fit.slope, "slope_se": fit.slope_se})
+    columns = ["ruleset"] + ([by] if by else []) + [
+        "games", "komi_played", "identified", "fair_komi", "ci_low", "ci_high", "scale",
+        "max_scale"] + (["slope", "slope_se"] if adjust_for else [])
+    return FairKomiTable(_concat([pd.DataFrame(records)], columns))
+
+
+MIN_RANKED_SHARE = 0.5
+"""Share of decided games with both ranks known above which the headline fair komi is taken
+at a rank gap of 0 (the gap as a covariate, on the ranked games)."""
+
+
+def headline_fair_komi(outcomes: pd.DataFrame, **options) -> FairKomiTable:
+    """The report's fair komi: :func:`fair_komi` at a rank gap of 0 where most decided games
+    record both ranks (on servers the stronger player usually takes White, which would
+    otherwise pass for Black's disadvantage), else on every decided game.
+
+    The options are :func:`fair_komi`'s (not ``adjust_for``, which this chooses).
+    """
+    ranked = decided(outcomes, options.get("include_time", True))
+    if "rank_gap" in ranked.columns and ranked["rank_gap"].notna().mean() > MIN_RANKED_SHARE:
+        return fair_komi(outcomes, adjust_for="rank_gap", **options)
+    return fair_komi(outcomes, **options)
+
+
+ROBUST_CHOICES = ("time losses left out", "every even game, rank gaps not adjusted", "equal ranks only")
+"""Sensitivity rows whose estimator is the headline's, on another defensible choice of games:
+their spread is model uncertainty that the headline's range carries."""
+
+
+def fair_komi_sensitivity(outcomes: pd.DataFrame, *, level: float = DEFAULT_LEVEL) -> pd.DataFrame:
+    """The headline fair komi beside each choice it rests on, per ruleset.
+
+    Rows (``choice``): the headline (:func:`headline_fair_komi`); the same estimator with time
+    losses left out, without the rank-gap adjustment and between equal ranks only
+    (:data:`ROBUST_CHOICES`); on the counted games only (which are the close ones, so their
+    winners flatten the curve); and the margin fit it replaced, with and
+    without resignations as bounds (:func:`margin_fit`: read as a sample, the margins crowd
+    around the komi in force). ``range_low``/``range_high`` on the headline row join its
+    interval with the point estimates of the robust choices, so a choice that moves the
+    figure further than sampling error widens the range the report gives.
+    """
+    require_columns(outcomes, ["ruleset", "kind", "komi", "winner", "rank_gap", "lower", "upper",
+                               "margin_before_komi"], "outcomes")
+    counted = outcomes["kind"].isin(COUNTED_KINDS)
+    choices = {
+        "headline": lambda: headline_fair_komi(outcomes, level=level),
+        "time losses left out": lambda: headline_fair_komi(outcomes, include_time=False, level=level),
+        "every even game, rank gaps not adjusted": lambda: fair_komi(outcomes, level=level),
+        "equal ranks only": lambda: fair_komi(outcomes[outcomes["rank_gap"] == 0], level=level),
+        "counted games only": lambda: headline_fair_komi(outcomes[counted], level=level),
+    }
+    parts = [pd.DataFrame(table()).assign(choice=choice) for choice, table in choices.items()]
+    previous = margin_fit(outcomes, level=level)
+    for variant, choice in (("counted+censored", "margins, resignations as bounds (previous estimator)"),
+                            ("counted only", "counted margins only (previous estimator)")):
+        rows = previous[previous["variant"] == variant]
+        parts.append(rows.assign(choice=choice, identified=rows["converged"].astype(bool)))
+    table = _concat(parts, ["ruleset", "choice", "games", "identified", "fair_komi", "ci_low", "ci_high"])
+    robust = table[table["choice"].isin(ROBUST_CHOICES)].groupby("ruleset")["fair_komi"]
+    head = table["choice"] == "headline"
+    low = pd.concat([table.loc[head].set_index("ruleset")["ci_low"], robust.min()], axis=1).min(axis=1)
+    high = pd.concat([table.loc[head].set_index("ruleset")["ci_high"], robust.max()], axis=1).max(axis=1)
+    table["range_low"] = np.where(head, table["ruleset"].map(low), np.nan)
+    table["range_high"] = np.where(head, table["ruleset"].map(high), np.nan)
+    return table
+
+
+def win_rate_by_komi(outcomes: pd.DataFrame, *, by: str | None = None, include_time: bool = True,
+                     level: float = DEFAULT_LEVEL) -> pd.DataFrame:
+    """Black's win rate at each komi in force over every decided game (a draw counts half),
+    model-free, with Wilson intervals: the data :func:`fair_komi` reads.
+
+    Examples
+    --------
+    >>> outcomes = pd.DataFrame({"ruleset": "record", "kind": ["counted", "resign", "time", "counted"],
+    ...                          "komi": [5.5, 5.5, 5.5, 6.5], "winner": ["B", "W", "B", "W"]})
+    >>> win_rate_by_komi(outcomes)[["komi", "games", "counted", "resigned", "on_time", "rate"]]
+       komi  games  counted  resigned  on_time      rate
+    0   5.5      3        1         1        1  0.666667
+    1   6.5      1        1         0        0  0.000000
+    """
+    chosen = decided(outcomes, include_time)
+    chosen = chosen.assign(_points=black_result(chosen))
+    parts = []
+    for key, rows in _groups(chosen, by):
+        for komi_value, at in rows.groupby("komi", sort=True):
+            games, points = len(at), float(at["_points"].sum())
+            low, high = wilson_interval(points, games, level)
+            parts.append({**key, "komi": komi_value, "games": games,
+                          "counted": int(at["kind"].isin(COUNTED_KINDS).sum()),
+                          "resigned": int((at["kind"] == "resign").sum()),
+                          "on_time": int((at["kind"] == TIME_KIND).sum()),
+                          "black_points": points, "rate": points / games,
+                          "wilson_low": float(low), "wilson_high": float(high)})
+    return _concat([pd.DataFrame(parts)], ["ruleset"] + ([by] if by else []) + [
+        "komi", "games", "counted", "resigned", "on_time", "black_points", "rate", "wilson_low", "wilson_high"])
+
+
+def margin_fit(outcomes: pd.DataFrame, *, by: str | None = None, n_boot: int = 0, seed: int = 0,
+               level: float = DEFAULT_LEVEL, adjust_for: str | None = None) -> pd.DataFrame:
+    """The 50% crossing of a logistic distribution of the margins, with and without the
+    resigned and timed-out games as bounds: the estimator :func:`fair_komi` replaced, kept
+    as a sensitivity row.
+
+    It reads counted games as a sample of margins. They are not one: lopsided games are
+    resigned and the leader plays safe, so the counted margins crowd around the komi in
+    force and the crossing follows it (the simulation study in docs/ACCURACY.md measures
+    how far).
 
     The curve is a logistic distribution of the margin before komi fitted by maximum
     likelihood to intervals (:func:`~rulelab.analysis.stats.fit_logistic`): counted
@@ -136,7 +386,7 @@ def fair_komi(outcomes: pd.DataFrame, *, by: str | None = None, n_boot: int = 0,
     >>> m = np.round(np.random.default_rng(0).logistic(6.0, 10.0, size=4000))
     >>> outcomes = pd.DataFrame({"ruleset": "japanese", "lower": m - 0.5, "upper": m + 0.5,
     ...                          "margin_before_komi": m})
-    >>> table = fair_komi(outcomes)
+    >>> table = margin_fit(outcomes)
     >>> table[["variant", "games", "converged"]]
                 variant  games  converged
     0  counted+censored   4000       True

@@ -21,8 +21,6 @@ STYLE = {"svg.hashsalt": "rulelab", "font.size": 9, "axes.titlesize": 10,
 """Matplotlib settings every figure is drawn and saved with."""
 
 PARITY_COLOURS = {"odd": "#1f77b4", "even": "#ff7f0e", "fractional": "#7f7f7f"}
-VARIANT_MARKERS = {"counted+censored": ("o", "#1f77b4"), "counted only": ("s", "#d62728")}
-
 
 def new_figure(width: float, height: float) -> Figure:
     """A figure with the project's style and a constrained layout."""
@@ -106,12 +104,10 @@ def plot_komi_curves(curve: pd.DataFrame, fits: pd.DataFrame | None = None, *, t
         # clipped: at a rate of 0 or 1 the Wilson bound lands a rounding error past it
         error = np.clip(np.vstack([rate - rows["wilson_low"].to_numpy(float) * 100,
                                    rows["wilson_high"].to_numpy(float) * 100 - rate]), 0, None)
-        label = f"{name} (n={int(rows['games'].iloc[0]):,} counted games)"
+        label = f"{name} (n={int(rows['games'].iloc[0]):,} decided games)"
         fit = _fit_row(fits, name)
         if fit is not None:
-            label += (f"; fair komi {fit['fair_komi']:.1f} "
-                      f"[{fit['ci_low']:.1f}, {fit['ci_high']:.1f}] with {int(fit['censored']):,} "
-                      "resigned/timed-out games")
+            label += f"; fair komi {fit['fair_komi']:.1f} [{fit['ci_low']:.1f}, {fit['ci_high']:.1f}]"
             grid = np.linspace(x.min(), x.max(), 200)
             ax.plot(grid, 100 / (1 + np.exp((grid - fit["fair_komi"]) / fit["scale"])),
                     color=colour, linewidth=1)
@@ -127,30 +123,31 @@ def plot_komi_curves(curve: pd.DataFrame, fits: pd.DataFrame | None = None, *, t
     ax.set_ylim(0, 100)
     ax.set_title(title)
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=1, frameon=False,
-              title="dots: counted games (bars: Wilson 95%, band: bootstrap 95%); "
-                    "line: logistic fit to all games, ◆ its 50% crossing", title_fontsize=7)
+              title="dots: every decided game re-counted at that komi (bars: Wilson 95%, band: "
+                    "bootstrap 95%); line: the fit to winners at the komi in force, ◆ its 50% crossing",
+              title_fontsize=7)
     return figure
 
 
 def plot_fair_komi(table: pd.DataFrame, by: str, *, title: str) -> Figure:
-    """Fair komi per stratum with its Wald interval, with and without the censored games."""
-    require_columns(table, [by, "variant", "games", "fair_komi", "ci_low", "ci_high"], "fair komi")
+    """Fair komi per stratum: a point and its interval where identified, the interval the
+    data allow (hollow) where not."""
+    require_columns(table, [by, "games", "identified", "fair_komi", "ci_low", "ci_high"], "fair komi")
     labels = list(dict.fromkeys(table[by].astype(str)))
     figure = new_figure(7.0, 1.2 + 0.45 * max(1, len(labels)))
     ax = figure.add_subplot()
-    for offset, (variant, (marker, colour)) in zip((-0.15, 0.15), VARIANT_MARKERS.items()):
-        rows = table[table["variant"] == variant]
-        y = np.array([labels.index(str(v)) for v in rows[by]], dtype=float) + offset
-        centre = rows["fair_komi"].to_numpy(float)
-        error = np.vstack([centre - rows["ci_low"].to_numpy(float),
-                           rows["ci_high"].to_numpy(float) - centre])
-        ax.errorbar(centre, y, xerr=error, fmt=marker, color=colour, capsize=2, markersize=4,
-                    label=f"{variant} ({int(rows['games'].sum()):,} games)")
-    full = table[table["variant"] == "counted+censored"]
-    counts = full.set_index(full[by].astype(str))["games"]
+    y = np.array([labels.index(str(v)) for v in table[by]], dtype=float)
+    identified = table["identified"].astype(bool).to_numpy()
+    low, high = table["ci_low"].to_numpy(float), table["ci_high"].to_numpy(float)
+    ax.hlines(y[~identified], low[~identified], high[~identified], color="grey", linewidth=3, alpha=0.5,
+              label="not identified: the interval the data allow")
+    centre = table["fair_komi"].to_numpy(float)[identified]
+    ax.errorbar(centre, y[identified], xerr=np.vstack([centre - low[identified], high[identified] - centre]),
+                fmt="o", color="tab:blue", capsize=2, markersize=4, label="fair komi, 95% interval")
+    counts = table.set_index(table[by].astype(str))["games"]
     ax.set_yticks(range(len(labels)), [f"{v} (n={int(counts.get(v, 0)):,})" for v in labels])
     ax.invert_yaxis()
-    ax.set_xlabel("fair komi (points; 95% Wald interval)")
+    ax.set_xlabel("fair komi (points)")
     ax.set_ylabel(by.replace("_", " "))
     ax.set_title(title)
     ax.legend(fontsize=7)
@@ -160,5 +157,5 @@ def plot_fair_komi(table: pd.DataFrame, by: str, *, title: str) -> Figure:
 def _fit_row(fits: pd.DataFrame | None, ruleset: str) -> pd.Series | None:
     if fits is None or fits.empty:
         return None
-    rows = fits[(fits["ruleset"] == ruleset) & (fits["variant"] == "counted+censored") & fits["converged"]]
+    rows = fits[(fits["ruleset"] == ruleset) & fits["identified"].astype(bool)]
     return None if rows.empty else rows.iloc[0]

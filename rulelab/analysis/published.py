@@ -105,8 +105,8 @@ def _flip_rate(flips: pd.DataFrame, column: str, level: float) -> tuple[float, f
 def _fair(table: pd.DataFrame | None, ruleset: str) -> tuple[float, float, float, int]:
     if table is None or table.empty:
         return np.nan, np.nan, np.nan, 0
-    row = table[(table["ruleset"] == ruleset) & (table["variant"] == "counted+censored")]
-    if row.empty or not bool(row["converged"].iloc[0]):
+    row = table[table["ruleset"] == ruleset]
+    if row.empty or not bool(row["identified"].iloc[0]):
         return np.nan, np.nan, np.nan, int(row["games"].iloc[0]) if not row.empty else 0
     row = row.iloc[0]
     return float(row["fair_komi"]), float(row["ci_low"]), float(row["ci_high"]), int(row["games"])

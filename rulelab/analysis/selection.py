@@ -9,12 +9,15 @@ about who played whom:
   komi is fair. Such games leave the divergence rates, the attribution and the komi fits
   (the records' own results stay in the fits: they are what the players counted).
 - **Komi is fitted to even games on one board** (:func:`komi_population`): no handicap
-  stones, not the servers' one-stone handicap, a stated komi, the collection's main board.
+  stones, not the servers' one-stone handicap, a stated komi within ±:data:`MAX_EVEN_KOMI`,
+  the collection's main board.
 
 Each selection says what it left out in ``attrs["dropped"]`` (reason → games).
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pandas as pd
@@ -36,6 +39,20 @@ RESULT_COLUMNS = ("game_id", "status", "result_kind", "result_winner", "result_m
 
 MAIN_BOARD = "19x19"
 """The board komi is fitted on when a collection has games on it."""
+
+MAX_EVEN_KOMI = 20.0
+"""The largest komi (points, either sign) of an even game on any board; past it a record's komi
+is a private arrangement or a typo (``KM[75.5]``), and one such game would lean on the fit."""
+
+MIN_BOARD_GAMES = 50
+"""Decided even games a board other than the main one needs for a komi figure of its own."""
+
+FEW_GAMES = 1000
+"""Below this many decided games a fair komi is a rough figure (its interval says how rough)."""
+
+ENGINE_NAMES = re.compile(r"gnu ?go|katago|leela|fuego|pachi|mogo|alphago|crazy ?stone|\bzen\b|\baya\b"
+                          r"|oakfoam|golois|\bsai\b|elf ?open ?go|gomill|\bmanyfaces\b|\bengine\b", re.IGNORECASE)
+"""Player names of Go programs: their games are engine, regression or test records."""
 
 
 def record_gaps(scores: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
@@ -117,7 +134,7 @@ def komi_population(outcomes: pd.DataFrame, dropped_games: pd.Index | None = Non
     ...     "source": "kgs", "board": ["19x19"] * 4 + ["9x9"]})
     >>> chosen = komi_population(outcomes, pd.Index(["b"]))
     >>> chosen.game_id.tolist(), chosen.attrs["dropped"]
-    (['a'], {'handicap or one-stone games': 1, 'komi unknown': 1, 'other boards than 19x19': 1, 'outliers': 1})
+    (['a'], {'handicap or one-stone games': 1, 'komi unknown': 1, 'komi beyond ±20': 0, 'other boards than 19x19': 1, 'outliers': 1})
     """
     require_columns(outcomes, ["game_id", "ruleset", "handicap", "komi", "source", "board"], "outcomes")
     board = board or main_board(outcomes["board"])
@@ -125,6 +142,7 @@ def komi_population(outcomes: pd.DataFrame, dropped_games: pd.Index | None = Non
     reasons = {
         "handicap or one-stone games": ~is_even(games.assign(komi=games["komi"].fillna(np.inf))),
         "komi unknown": games["komi"].isna(),
+        f"komi beyond ±{MAX_EVEN_KOMI:g}": games["komi"].abs() > MAX_EVEN_KOMI,
         f"other boards than {board}": games["board"].astype(str) != board,
     }
     dropped, gone = {}, pd.Series(False, index=games.index)
@@ -139,3 +157,44 @@ def komi_population(outcomes: pd.DataFrame, dropped_games: pd.Index | None = Non
     chosen.attrs["dropped"] = dropped
     chosen.attrs["board"] = board
     return chosen
+
+
+def other_boards(outcomes: pd.DataFrame, dropped_games: pd.Index | None, main: str) -> dict[str, pd.DataFrame]:
+    """Per board besides ``main`` with :data:`MIN_BOARD_GAMES` or more decided even games
+    in the records, its :func:`komi_population`, smallest board first."""
+    require_columns(outcomes, ["board", "ruleset"], "outcomes")
+    chosen = {}
+    for board in outcomes["board"].astype(str).unique():
+        if board in (main, "unknown"):
+            continue
+        population = komi_population(outcomes, dropped_games, board)
+        if population.loc[population["ruleset"] == RECORD, "game_id"].nunique() >= MIN_BOARD_GAMES:
+            chosen[board] = population
+    return dict(sorted(chosen.items(), key=lambda item: int(item[0].split("x")[0])))
+
+
+def sample_quality(outcomes: pd.DataFrame, games: pd.DataFrame) -> str:
+    """One sentence on what a komi figure from ``outcomes`` can mean: how many games, at
+    which komi, and how many of them programs played (engine, regression or test records).
+
+    Examples
+    --------
+    >>> games = pd.DataFrame({"game_id": ["a", "b", "c"], "black_player": ["GNU Go 3.8", "Ann", None],
+    ...                       "white_player": ["KataGo", "Bo", "Cy"]})
+    >>> outcomes = pd.DataFrame({"game_id": ["a", "b", "c"], "ruleset": RECORD, "komi": 7.0})
+    >>> sample_quality(outcomes, games)
+    '3 decided even games at komi 7; 1 played by a program (engine, regression or test records, not human play); fewer than 1,000 games: a rough figure.'
+    """
+    require_columns(outcomes, ["game_id", "komi"], "outcomes")
+    ids = outcomes["game_id"].drop_duplicates()
+    players = games[games["game_id"].isin(ids)]
+    names = players["black_player"].fillna("") + " " + players["white_player"].fillna("")
+    engines = int(names.str.contains(ENGINE_NAMES).sum())
+    komi = "/".join(f"{k:g}" for k in sorted(outcomes["komi"].dropna().unique()))
+    text = f"{len(ids):,} decided even games at komi {komi}"
+    if engines:
+        text += (f"; {engines:,} played by a program (engine, regression or test records, not "
+                 "human play)")
+    if len(ids) < FEW_GAMES:
+        text += f"; fewer than {FEW_GAMES:,} games: a rough figure"
+    return text + "."

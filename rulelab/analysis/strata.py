@@ -116,13 +116,27 @@ def _band_index(ranks: pd.Series, professional: np.ndarray) -> np.ndarray:
     return index
 
 
-def is_even(frame: pd.DataFrame) -> pd.Series:
-    """Whether each game is even: no handicap stones, and not the one-stone handicap of
-    the servers, where the weaker player takes Black at komi 0.5 or less. Games of
-    professional collections (:data:`PROFESSIONAL_COLLECTIONS`) without komi are even
-    games of their era.
+def is_one_stone(frame: pd.DataFrame) -> pd.Series:
+    """Whether each game is the servers' one-stone handicap: no handicap stones, and the
+    weaker player takes Black at komi 0.5 or less. Games of professional collections
+    (:data:`PROFESSIONAL_COLLECTIONS`) without komi are even games of their era instead.
 
     ``frame`` holds ``handicap``, ``komi`` and ``source`` (labels of :func:`game_strata`).
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"handicap": [0, 0, 0, 2], "komi": [6.5, 0.5, 0.0, 0.5],
+    ...                       "source": ["kgs", "kgs", UNKNOWN, "kgs"]})
+    >>> is_one_stone(frame).tolist()
+    [False, True, False, False]
+    """
+    require_columns(frame, ["handicap", "komi", "source"], "games")
+    professional = frame["source"].isin([UNKNOWN, *(s for s in PROFESSIONAL_COLLECTIONS if s)])
+    return frame["handicap"].eq(0) & pd.to_numeric(frame["komi"], errors="coerce").le(0.5) & ~professional
+
+
+def is_even(frame: pd.DataFrame) -> pd.Series:
+    """Whether each game is even: no handicap stones, and not a one-stone game (:func:`is_one_stone`).
 
     Examples
     --------
@@ -131,10 +145,7 @@ def is_even(frame: pd.DataFrame) -> pd.Series:
     >>> is_even(frame).tolist()
     [True, False, True, False]
     """
-    require_columns(frame, ["handicap", "komi", "source"], "games")
-    professional = frame["source"].isin([UNKNOWN, *(s for s in PROFESSIONAL_COLLECTIONS if s)])
-    one_stone = pd.to_numeric(frame["komi"], errors="coerce").le(0.5) & ~professional
-    return frame["handicap"].eq(0) & ~one_stone
+    return frame["handicap"].eq(0) & ~is_one_stone(frame)
 
 
 def game_strata(games: pd.DataFrame) -> pd.DataFrame:

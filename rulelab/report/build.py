@@ -39,7 +39,7 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
         and must not hold it.
     **settings
         Fields of :class:`~rulelab.report.shared.Settings` (``seed``, ``n_boot``,
-        ``n_boot_fit``, ``examples_per_cause``, ``komi_grid``).
+        ``examples_per_cause``, ``komi_grid``).
 
     Returns
     -------

@@ -7,13 +7,15 @@ import numpy as np
 import pandas as pd
 
 from rulelab.analysis import plots
-from rulelab.analysis.komi import fair_komi, margin_distribution, record_agreement, rekomi_flips, win_rate_curve
-from rulelab.analysis.outcomes import CENSORING_ASSUMPTION, RECORD
+from rulelab.analysis.komi import (fair_komi_sensitivity, headline_fair_komi, margin_distribution, record_agreement,
+                                  rekomi_flips, win_rate_by_komi, win_rate_curve)
+from rulelab.analysis.outcomes import RECORD
+from rulelab.analysis.selection import MIN_BOARD_GAMES, sample_quality
 from rulelab.analysis.published import compare_published
-from rulelab.analysis.strata import STRATA
+from rulelab.analysis.strata import STRATA, is_one_stone
 from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.report.shared import ReportTables, missing
-from rulelab.report.summary import dame_policies, outlier_rule, strength_sentence
+from rulelab.report.summary import dame_policies, outlier_rule
 
 REKOMI = {"territory": (5.5, 6.5), "area": (5.5, 7.5)}
 """Counterfactual komi changes per family: Japan's 5.5 → 6.5 (2002) and China's
@@ -42,30 +44,50 @@ def margins_section(tables: ReportTables, out: Workspace) -> Section:
     ])
 
 
+ESTIMAND = ("Fair komi means here the komi at which Black wins half the even {board} games between "
+            "equal players of this collection, under each counting.")
+
+ESTIMATOR = ("It is estimated from who won each decided game (counted, resigned or on time) at the "
+             "komi in force: Black's win rate is a logistic function of the komi, whose steepness the "
+             "change of the win rate between the komi values in force teaches; where most games record "
+             "both ranks, at a rank gap of 0 with the gap as a covariate. Margins do not enter: a "
+             "resignation or a safe lead changes a margin, not the winner, and a fit to margins follows "
+             "the komi in force (the simulation study in docs/ACCURACY.md measures both). Played at "
+             "one komi only, a collection cannot pin the fair komi to a point: the report then gives "
+             "the interval the data allow at any credible scale, and says so.")
+
+
 def komi_section(tables: ReportTables, out: Workspace) -> Section:
-    settings, even = tables.settings, tables.even_outcomes
+    settings, even, board = tables.settings, tables.even_outcomes, tables.main_board
     if even.empty:
         return missing("komi", "Komi and Black's win rate",
-                       f"no even {tables.main_board} game ended by a count, a resignation or on time.")
+                       f"no even {board} game ended by a count, a resignation or on time.")
+    fits, sensitivity = tables.even_fits, tables.komi_sensitivity
+    by_komi = win_rate_by_komi(even)
     curve = win_rate_curve(even, settings.komi_grid, n_boot=settings.n_boot, seed=settings.seed)
-    fits = tables.even_fits
-    blocks = [Text("Black's win rate at each komi of the grid, from the counted even games on the "
-                   f"{tables.main_board} board (a draw counts half): Wilson 95% intervals and a "
-                   f"percentile bootstrap (seed {settings.seed}, {settings.n_boot} replicates). The "
-                   "curve is a logistic distribution of the margin fitted to every game; its 50% "
-                   "crossing is the fair komi."),
-              Text("Censored games are those resigned or lost on time: their winner is known, their "
-                   "margin only bounded. Assumption for them: " + CENSORING_ASSUMPTION)]
+    blocks = [Text(ESTIMAND.format(board=board) + " " + ESTIMATOR),
+              out.table("komi_in_force", by_komi, "Black's win rate at each komi in force, every decided "
+                        "even game (Wilson 95%; a draw counts half): what the fair komi is fitted to"),
+              out.table("fair_komi", pd.DataFrame(fits), "Fair komi per counting (95% Fieller interval "
+                        "where identified, else the interval the data allow)")]
+    blocks += [Text(s) for s in _fit_sentences(fits, sensitivity)]
+    blocks.append(out.table("fair_komi_sensitivity", sensitivity,
+                            "The fair komi under each choice it rests on"))
+    blocks.append(Text(SENSITIVITY_TEXT))
     if not curve.empty:
+        blocks.append(Text(f"The re-komi curve: each decided game re-counted at every komi of the grid "
+                           f"(counted games by their margin; resigned and timed-out games keep their "
+                           f"winner, van Rongen's assumption on GoGoD); Wilson 95% intervals and a "
+                           f"percentile bootstrap (seed {settings.seed}, {settings.n_boot} replicates). "
+                           + REKOMI_VERSUS_FIT))
         blocks.append(out.figure("komi_curves", plots.plot_komi_curves(
-            curve, fits, title=f"Black's win rate against komi, even {tables.main_board} games"),
-            "Black's win rate against komi per ruleset, with intervals and the fitted curve."))
-        blocks.append(out.table("komi_curves", curve, "Win rate per ruleset and komi ('record': the "
-                                "records' own results)", preview_rows=10))
-    blocks.append(out.table("fair_komi", fits, "Fair komi with and without censored games"))
-    blocks += [Text(s) for s in _fit_sentences(fits)]
+            curve, fits, title=f"Black's win rate against komi, even {board} games"),
+            "Black's win rate against komi per ruleset (re-komi of every decided game), with the "
+            "fitted fair komi where identified."))
+        blocks.append(out.table("komi_curves", curve, "Re-komi curve per ruleset and komi ('record': "
+                                "the records' own results)", preview_rows=10))
     blocks.append(Text(_dropped_sentence(even)))
-    blocks += _strength_blocks(tables, out)
+    blocks += _one_stone_blocks(tables, out)
     blocks.append(Text(outlier_rule(tables)))
     blocks += [Text("How far to trust rulelab's margins: on games counted in the record, rulelab's "
                     "count of the final position against the record's result (same winner at the "
@@ -74,6 +96,17 @@ def komi_section(tables: ReportTables, out: Workspace) -> Section:
                out.table("record_agreement", record_agreement(tables.outcomes),
                          "rulelab's count against the record's")]
     return Section("komi", "Komi and Black's win rate", blocks)
+
+
+SENSITIVITY_TEXT = ("The headline's range joins its interval with the estimates on the other defensible "
+                    "choices of games (time losses out, rank gaps not adjusted, equal ranks only), so a "
+                    "choice that moves the figure further than sampling error widens it. The counted-"
+                    "only row and the two margin fits are shown to price what they cost: counted games "
+                    "are the close ones, and the margin fits follow the komi in force.")
+
+REKOMI_VERSUS_FIT = ("It reads the margins of the close games, which the leader's safe play pulls "
+                     "toward the komi in force, so it may cross 50% nearer that komi than the fair "
+                     "komi, which reads only winners.")
 
 
 def _dropped_sentence(even: pd.DataFrame) -> str:
@@ -86,75 +119,94 @@ def _dropped_sentence(even: pd.DataFrame) -> str:
             "records' own results).")
 
 
-def _strength_blocks(tables: ReportTables, out: Workspace) -> list:
-    """Fair komi controlled for strength: between equal ranks, and with the rank gap as a
-    covariate (overall and by era), with the sentence that says which is the headline."""
-    blocks = [Text(strength_sentence(tables))]
-    ranked = tables.even_outcomes[tables.even_outcomes["rank_gap"].notna()]
-    if ranked.empty:
-        return blocks
-    table = pd.concat([tables.even_fits.assign(games_used="all even games"),
-                       tables.equal_rank_fits.assign(games_used="equal ranks"),
-                       tables.rank_adjusted_fits.assign(games_used="rank gap as covariate")],
-                      ignore_index=True)
-    blocks.append(out.table("fair_komi_by_strength", table[["games_used", *[c for c in table.columns
-                                                                          if c != "games_used"]]],
-                            "Fair komi on all even games, between equal ranks, and at a rank gap of 0 "
-                            "with the gap as a covariate"))
-    if ranked["era"].nunique() > 1:
-        blocks.append(out.table("fair_komi_by_era_rank_adjusted",
-                                fair_komi(ranked, by="era", adjust_for="rank_gap"),
-                                "Fair komi at a rank gap of 0 by era (rank gap as a covariate)", preview_rows=12))
-    return blocks
+def _one_stone_blocks(tables: ReportTables, out: Workspace) -> list:
+    """The servers' one-stone games (no handicap stones, komi ½ or none): a population of
+    their own, shown apart from the even games."""
+    records = tables.outcomes[tables.outcomes["ruleset"] == RECORD]
+    chosen = records[is_one_stone(records.assign(komi=records["komi"].fillna(np.inf)))
+                     & (records["board"].astype(str) == tables.main_board)]
+    if chosen.empty:
+        return []
+    rates = win_rate_by_komi(chosen)
+    return [Text(f"One-stone games ({len(chosen):,} decided on {tables.main_board}): no handicap stones "
+                 "and a komi of ½ or none on a server, where the weaker player takes Black; a population "
+                 "of their own, in no fit above. Black's win rate in the records:"),
+            out.table("one_stone_games", rates, "Black's win rate in one-stone games, by komi in force")]
 
 
-def _fit_sentences(fits: pd.DataFrame) -> list[str]:
+def _fit_sentences(fits: pd.DataFrame, sensitivity: pd.DataFrame) -> list[str]:
     sentences = []
-    for name, rows in fits.groupby("ruleset", sort=True):
-        both = rows.set_index("variant")
-        full, counted = both.loc["counted+censored"], both.loc["counted only"]
-        if not full["converged"]:
-            sentences.append(f"{name}: the data cannot pin down a fair komi ({int(full['games'])} games).")
-            continue
-        text = (f"{name}: fair komi {full['fair_komi']:.2f} points (95% Wald {full['ci_low']:.2f}–"
-                f"{full['ci_high']:.2f}")
-        if not np.isnan(full["boot_low"]):
-            text += f"; bootstrap {full['boot_low']:.2f}–{full['boot_high']:.2f}"
-        text += f") from {int(full['counted'])} counted and {int(full['censored'])} censored games"
-        if counted["converged"] and full["censored"] > 0:
-            text += (f"; without the censored games it is {counted['fair_komi']:.2f} "
-                     f"({counted['fair_komi'] - full['fair_komi']:+.2f} points).")
+    ranges = sensitivity[sensitivity["choice"] == "headline"].set_index("ruleset")
+    for row in fits.to_dict("records"):
+        name = "recorded results" if row["ruleset"] == RECORD else f"{row['ruleset']} counting"
+        games = f"{int(row['games']):,} decided games at komi {row['komi_played']}"
+        if row["identified"]:
+            text = (f"{name}: fair komi {row['fair_komi']:.1f} points (95% {row['ci_low']:.1f}–"
+                    f"{row['ci_high']:.1f}) from {games}")
+            if "slope" in row and row["slope"] == row["slope"]:
+                text += f", at a rank gap of 0 ({row['slope']:+.1f} points per rank step)"
+            low, high = ranges.loc[row["ruleset"], ["range_low", "range_high"]]
+            if low < row["ci_low"] or high > row["ci_high"]:
+                text += f"; with the choices of games priced in, {low:.1f}–{high:.1f}"
+            sentences.append(text + ".")
+        elif row["ci_low"] == row["ci_low"]:
+            sentences.append(f"{name}: not identified from {games} (one komi value, or too little "
+                             f"change of the win rate between them): the data allow any fair komi from "
+                             f"{row['ci_low']:.1f} to {row['ci_high']:.1f} points (at a scale up to "
+                             f"{row['max_scale']:g} points).")
         else:
-            text += "."
-        sentences.append(text)
+            sentences.append(f"{name}: no decided game either way among {games}.")
     return sentences
 
 
 def strata_section(tables: ReportTables, out: Workspace) -> Section:
-    outcomes = tables.outcomes
-    title = "Fair komi by era, komi in force, board, handicap, rank and source"
+    outcomes = tables.even_outcomes
+    board = tables.main_board
+    title = f"Fair komi by era, komi in force, rank and source (even {board} games)"
     if outcomes.empty:
-        return missing("strata", title, "no counted or resigned game to fit a komi to.")
-    blocks = [Text("Fair komi per stratum (Wald 95% intervals), with and without censored games, "
-                   "for every ruleset studied; all board sizes and handicaps are included here, so "
-                   "strata of handicap and board size show how far they move the estimate.")]
+        return missing("strata", title, f"no decided even {board} game to fit a komi to.")
+    blocks = [Text(f"The headline estimator per stratum of the even {board} games (the population of the "
+                   "headline: no handicap or one-stone game). A stratum played at one komi cannot "
+                   "identify a fair komi; its interval is then the range the data allow. Strata whose "
+                   "intervals overlap do not differ beyond what the data can tell.")]
     shown = RECORD if (outcomes["ruleset"] == RECORD).any() else next(iter(outcomes["ruleset"]), None)
     single = []
-    for by in STRATA:
+    for by in KOMI_STRATA:
         if outcomes[by].nunique(dropna=False) < 2:
             single.append(f"{by.replace('_', ' ')} (all {outcomes[by].iloc[0]})")
             continue
-        table = fair_komi(outcomes, by=by)
+        table = pd.DataFrame(headline_fair_komi(outcomes, by=by))
         blocks.append(out.table(f"fair_komi_by_{by}", table, f"Fair komi by {by.replace('_', ' ')}",
                                 preview_rows=12))
         picked = table[(table["ruleset"] == shown)]
-        if picked["converged"].any():
+        if picked["ci_low"].notna().any():
             blocks.append(out.figure(f"fair_komi_by_{by}", plots.plot_fair_komi(
                 picked, by, title=f"Fair komi by {by.replace('_', ' ')} ({_label(shown)})"),
                 f"Fair komi by {by.replace('_', ' ')} from the {_label(shown)}."))
     if single:
         blocks.append(Text("Not split by " + ", ".join(single) + ": one value only in this collection."))
     return Section("strata", title, blocks)
+
+
+KOMI_STRATA = tuple(by for by in STRATA if by not in ("board", "handicap"))
+"""The strata of the komi fits: every one but board and handicap, which the population fixes."""
+
+
+def boards_section(tables: ReportTables, out: Workspace) -> Section:
+    title = "Fair komi on other boards"
+    boards = tables.other_boards
+    if not boards:
+        return missing("boards", title, f"no board besides {tables.main_board} has {MIN_BOARD_GAMES} "
+                                        "decided even games.")
+    blocks = []
+    for board, outcomes in boards.items():
+        fits = headline_fair_komi(outcomes)
+        blocks += [Text(f"{board}: " + sample_quality(outcomes, tables.run.games)),
+                   out.table(f"fair_komi_{board}", pd.DataFrame(fits), f"Fair komi on {board}"),
+                   out.table(f"komi_in_force_{board}", win_rate_by_komi(outcomes),
+                             f"Black's win rate at each komi in force on {board}")]
+        blocks += [Text(s) for s in _fit_sentences(fits, fair_komi_sensitivity(outcomes))]
+    return Section("boards", title, blocks)
 
 
 def _label(ruleset: str) -> str:

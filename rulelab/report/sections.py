@@ -26,8 +26,8 @@ from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strat
 from rulelab.analysis.verdict import stored_verdict
 from rulelab.position import Position
 from rulelab.report.blocks import Code, Section, Text, Workspace, json_text
-from rulelab.report.komi_sections import (komi_section, margins_section, published_section, rekomi_section,
-                                          strata_section)
+from rulelab.report.komi_sections import (boards_section, komi_section, margins_section, published_section,
+                                          rekomi_section, strata_section)
 from rulelab.report.rules_cases import rules_cases_section
 from rulelab.report.shared import ReportTables, missing
 from rulelab.report.summary import basis_words, findings_section, model_section
@@ -314,6 +314,7 @@ SECTIONS = {
     "margins": margins_section,
     "komi": komi_section,
     "strata": strata_section,
+    "boards": boards_section,
     "rekomi": rekomi_section,
     "published": published_section,
     "provenance": provenance_section,

@@ -14,9 +14,9 @@ from rulelab.analysis.attribution import attribute
 from rulelab.analysis.divergence import KOMI_BASES, standard_rows
 from rulelab.analysis.findings import trusted_games
 from rulelab.analysis.inputs import Run, analysable_games, read_run
-from rulelab.analysis.komi import DEFAULT_KOMI_GRID, fair_komi
+from rulelab.analysis.komi import DEFAULT_KOMI_GRID, fair_komi_sensitivity, headline_fair_komi
 from rulelab.analysis.outcomes import komi_outcomes
-from rulelab.analysis.selection import collection_board, komi_population, record_gaps
+from rulelab.analysis.selection import collection_board, komi_population, other_boards, record_gaps
 from rulelab.errors import InputError
 from rulelab.report.blocks import Section, Text
 
@@ -32,13 +32,11 @@ class Settings:
     """Seed of every bootstrap."""
     n_boot: int = 1000
     """Bootstrap replicates of each win-rate curve."""
-    n_boot_fit: int = 200
-    """Bootstrap replicates (refits) of each headline fair-komi estimate."""
     examples_per_cause: int = 2
     komi_grid: tuple[float, ...] = tuple(DEFAULT_KOMI_GRID)
 
     def __post_init__(self):
-        for name, minimum in (("seed", 0), ("n_boot", 0), ("n_boot_fit", 0), ("examples_per_cause", 1)):
+        for name, minimum in (("seed", 0), ("n_boot", 0), ("examples_per_cause", 1)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
                 raise InputError(f"The report setting {name!r} must be an integer ≥ {minimum}; got {value!r}.")
@@ -120,26 +118,26 @@ class ReportTables:
         return komi_population(self.outcomes, self.outliers, self.main_board)
 
     @cached_property
+    def other_boards(self) -> dict[str, pd.DataFrame]:
+        """The even games of each other board with enough of them
+        (:func:`~rulelab.analysis.selection.other_boards`)."""
+        return other_boards(self.outcomes, self.outliers, self.main_board)
+
+    @cached_property
     def with_outliers(self) -> pd.DataFrame:
         """The same with every count kept (the sensitivity check)."""
         return komi_population(self.outcomes, None, self.main_board)
 
     @cached_property
     def even_fits(self) -> pd.DataFrame:
-        return fair_komi(self.even_outcomes, n_boot=self.settings.n_boot_fit, seed=self.settings.seed)
+        """The headline fair komi per ruleset (:func:`~rulelab.analysis.komi.headline_fair_komi`)."""
+        return headline_fair_komi(self.even_outcomes)
 
     @cached_property
-    def equal_rank_fits(self) -> pd.DataFrame:
-        """Fair komi on the even games between players of the same rank (no rank gap to
-        confound it), with the bootstrap of :attr:`even_fits`."""
-        even = self.even_outcomes
-        return fair_komi(even[even["rank_gap"] == 0], n_boot=self.settings.n_boot_fit, seed=self.settings.seed)
-
-    @cached_property
-    def rank_adjusted_fits(self) -> pd.DataFrame:
-        """Fair komi at a rank gap of 0 with the gap as a covariate, on the even games whose
-        ranks are known."""
-        return fair_komi(self.even_outcomes, adjust_for="rank_gap")
+    def komi_sensitivity(self) -> pd.DataFrame:
+        """The headline beside the choices it rests on
+        (:func:`~rulelab.analysis.komi.fair_komi_sensitivity`)."""
+        return fair_komi_sensitivity(self.even_outcomes)
 
 
 def missing(key: str, title: str, reason: str) -> Section:

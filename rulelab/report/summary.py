@@ -15,7 +15,7 @@ import pandas as pd
 from rulelab.analysis.divergence import COMMON_KOMI, compared_rows
 from rulelab.analysis.findings import (MAIN_RULESETS, TRUSTED_CONFIDENCE, TRUSTED_METHODS,
                                        black_win_rates, cause_shares, pair_rates)
-from rulelab.analysis.komi import fair_komi
+from rulelab.analysis.komi import headline_fair_komi
 from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.selection import OUTLIER_POINTS
 from rulelab.analysis.stats import wilson_interval
@@ -192,10 +192,6 @@ def _playout_sentence(scores: pd.DataFrame, games: pd.DataFrame) -> str:
             "the liberties shared in a seki evenly, which leaves the margin where it was.")
 
 
-MIN_EQUAL_RANK_GAMES = 100
-"""Even games between equal ranks needed for their fair komi to be the headline."""
-
-
 def _komi_sentences(tables: "ReportTables") -> list[str]:
     even, board = tables.even_outcomes, tables.main_board
     records = even[even["ruleset"] == RECORD]
@@ -217,77 +213,60 @@ def _komi_sentences(tables: "ReportTables") -> list[str]:
 
         sentences.append(f"Black's win rate in the records' own results, even {board} games (a "
                          "draw counts half): " + "; ".join(at(row) for row in top.itertuples()) + ".")
-    fits = _fit_text(tables.even_fits)
-    trusted = tables.even_outcomes[tables.even_outcomes["game_id"].isin(tables.trusted)]
-    trusted_fits = _fit_text(fair_komi(trusted)) if not trusted.empty else ""
+    fits = _fit_text(tables.even_fits, tables.komi_sensitivity)
+    trusted = even[even["game_id"].isin(tables.trusted)]
+    trusted_fits = _fit_text(headline_fair_komi(trusted)) if not trusted.empty else ""
     if fits:
-        text = (f"Fair komi — the komi at which Black would win half the even {board} games, fitted "
-                "to counted margins and to resignations as bounds. On all even games: " + fits + ".")
-        text += (f" On the trusted games: {trusted_fits}." if trusted_fits
-                 else " The trusted games are too few to fit.")
-        sentences += [text, strength_sentence(tables), outlier_rule(tables)]
+        text = (f"Fair komi — the komi at which Black wins half the even {board} games between equal "
+                "players, from who won each decided game across the komi in force (a method the "
+                "simulation study of docs/ACCURACY.md validates): " + fits + ".")
+        text += f" On the trusted games: {trusted_fits}." if trusted_fits else ""
+        sentences += [text, outlier_rule(tables)]
     else:
-        sentences.append(f"Fair komi: not shown, since the even {board} games cannot pin a win-rate "
-                         "curve down.")
+        sentences.append(f"Fair komi: not shown, since no even {board} game was decided.")
     return sentences
 
 
-def strength_sentence(tables: "ReportTables") -> str:
-    """Fair komi between equal ranks and with the rank gap as a covariate, and which figure
-    is the headline and why."""
-    games = tables.even_outcomes.drop_duplicates("game_id")
-    ranked, equal = int(games["rank_gap"].notna().sum()), int((games["rank_gap"] == 0).sum())
-    equal_fits, adjusted = _fit_text(tables.equal_rank_fits), _fit_text(tables.rank_adjusted_fits, slope=True)
-    if not ranked:
-        return ("Strength: no even game here records both players' ranks, so the fair komi above is "
-                "the headline and cannot be separated from who takes White (on servers the stronger "
-                "player usually does).")
-    text = (f"Strength: {ranked:,} of the {len(games):,} even games record both ranks, {equal:,} "
-            "between equal ranks.")
-    if equal >= MIN_EQUAL_RANK_GAMES and equal_fits:
-        text += (f" Headline — fair komi between equal ranks, where no rank gap can lean on the "
-                 f"result (on servers the stronger player usually takes White, so the figure on all "
-                 f"even games measures rank gaps as much as komi): {equal_fits}.")
-    else:
-        text += (f" Too few equal-rank games to stand alone (fewer than {MIN_EQUAL_RANK_GAMES}"
-                 + (f"; {equal_fits}" if equal_fits else "") + "): the figure on all even games stays "
-                 "the headline, read beside the covariate fit.")
-    if adjusted:
-        text += (f" With the rank gap (Black's rank minus White's) as a covariate, on every ranked "
-                 f"even game: {adjusted}.")
-    return text
-
-
 def outlier_rule(tables: "ReportTables") -> str:
-    """The outlier rule and how far it moves each fitted fair komi."""
+    """The outlier rule and how far it moves each identified fair komi."""
     n = len(tables.outliers)
     text = (f"Outlier rule: a counted game whose count under the record's own rules lies more than "
             f"{OUTLIER_POINTS:g} points from the recorded margin is left out of rulelab's komi fits "
             f"({n:,} of {len(tables.gaps):,} such games here).")
     if n == 0:
         return text
-    kept = fair_komi(tables.with_outliers)
-    moved = []
-    for name, fit in _converged(tables.even_fits).items():
-        other = _converged(kept).get(name)
-        if other is not None and name != RECORD:
-            moved.append(f"{name} {other['fair_komi'] - fit['fair_komi']:+.2f}")
+    kept = _identified(headline_fair_komi(tables.with_outliers))
+    moved = [f"{name} {kept[name]['fair_komi'] - fit['fair_komi']:+.2f}"
+             for name, fit in _identified(tables.even_fits).items() if name in kept and name != RECORD]
     return text + (" Keeping them moves the fair komi by " + ", ".join(moved) + " points." if moved else "")
 
 
-def _converged(fits: pd.DataFrame) -> dict[str, pd.Series]:
-    """Per ruleset, the converged fit with censored games."""
-    rows = fits[(fits["variant"] == "counted+censored") & fits["converged"].astype(bool)]
-    return {row["ruleset"]: row for _, row in rows.iterrows()}
+def _identified(fits: pd.DataFrame) -> dict[str, dict]:
+    """Per ruleset, the fit with a point estimate."""
+    return {row["ruleset"]: row for row in fits.to_dict("records") if row["identified"]}
 
 
-def _fit_text(fits: pd.DataFrame, slope: bool = False) -> str:
-    rows = fits[(fits["variant"] == "counted+censored") & fits["converged"].astype(bool)]
-    return "; ".join(
-        f"{'recorded results' if row.ruleset == RECORD else row.ruleset + ' counting'} "
-        f"{row.fair_komi:.1f} points ({row.ci_low:.1f}–{row.ci_high:.1f}, {int(row.games):,} games"
-        + (f"; {row.slope:+.1f} points per rank step" if slope else "") + ")"
-        for row in rows.itertuples())
+def _fit_text(fits: pd.DataFrame, sensitivity: pd.DataFrame | None = None) -> str:
+    """Each ruleset's fair komi with its interval (and the range its choices of games span),
+    or the interval the data allow where it is not identified."""
+    ranges = ({} if sensitivity is None else
+              sensitivity[sensitivity["choice"] == "headline"].set_index("ruleset")[["range_low", "range_high"]]
+              .to_dict("index"))
+    parts = []
+    for row in fits.to_dict("records"):
+        if row["ci_low"] != row["ci_low"]:
+            continue
+        name = "recorded results" if row["ruleset"] == RECORD else f"{row['ruleset']} counting"
+        games = f"{int(row['games']):,} games at komi {row['komi_played']}"
+        if not row["identified"]:
+            parts.append(f"{name} not identified, {row['ci_low']:.1f}–{row['ci_high']:.1f} allowed ({games})")
+            continue
+        text = f"{name} {row['fair_komi']:.1f} points ({row['ci_low']:.1f}–{row['ci_high']:.1f}, {games}"
+        span = ranges.get(row["ruleset"])
+        if span and (span["range_low"] < row["ci_low"] or span["range_high"] > row["ci_high"]):
+            text += f"; {span['range_low']:.1f}–{span['range_high']:.1f} across the choices of games"
+        parts.append(text + ")")
+    return "; ".join(parts)
 
 
 def _trust_sentence(tables: "ReportTables", settled: pd.Index) -> str:

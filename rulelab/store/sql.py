@@ -26,7 +26,8 @@ from rulelab.store.manifest import refuse_damaged_tables
 
 
 def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBPyConnection:
-    """Open an in-memory DuckDB connection with views ``games``, ``scores`` and ``life``.
+    """Open an in-memory DuckDB connection with views ``games``, ``scores`` and ``life``,
+    and ``komi_games`` (:data:`KOMI_GAMES_VIEW`, on a games table of rulelab's schema).
 
     A record read twice (``duplicate_of`` set) would count twice: ``games``, ``scores``
     and ``life`` leave such copies out, and ``all_games``, ``all_scores`` and
@@ -82,7 +83,45 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
         con.execute(f"CREATE VIEW all_{name} AS SELECT * FROM read_parquet('{literal}')")
         originals = " WHERE duplicate_of IS NULL" if "duplicate_of" in pq.read_schema(path).names else ""
         con.execute(f"CREATE VIEW {name} AS SELECT * FROM all_{name}{originals}")
+    if KOMI_GAMES_COLUMNS <= set(pq.read_schema(paths["games"]).names):
+        con.execute(KOMI_GAMES_VIEW)
     return con
+
+
+KOMI_GAMES_COLUMNS = frozenset({"game_id", "status", "board_rows", "board_cols", "handicap", "komi", "source",
+                                "result_kind", "result_winner", "result_margin", "year", "black_rank",
+                                "white_rank"})
+
+
+KOMI_GAMES_VIEW = """
+CREATE VIEW komi_games AS
+WITH played AS (SELECT * FROM games WHERE status = 'ok'),
+boards AS (SELECT board_rows || 'x' || board_cols AS board, count(*) AS n FROM played
+           WHERE board_rows IS NOT NULL AND board_cols IS NOT NULL GROUP BY ALL),
+main AS (SELECT coalesce((SELECT board FROM boards WHERE board = '19x19'),
+                         (SELECT board FROM boards ORDER BY n DESC LIMIT 1)) AS board),
+decided AS (
+    SELECT played.*,
+           CASE WHEN result_kind = 'draw' OR (result_kind = 'counted' AND result_margin = 0) THEN 'draw'
+                ELSE result_winner END AS winner
+    FROM played, main
+    WHERE board_rows || 'x' || board_cols = main.board
+      AND coalesce(handicap, 0) = 0 AND komi IS NOT NULL AND abs(komi) <= 20
+      AND NOT (komi <= 0.5 AND source IS NOT NULL AND source <> 'gogod')
+      AND ((result_kind = 'draw')
+           OR (result_kind = 'counted' AND result_winner IN ('B', 'W') AND result_margin IS NOT NULL)
+           OR (result_kind IN ('resign', 'time') AND result_winner IN ('B', 'W'))))
+SELECT game_id, board_rows || 'x' || board_cols AS board, komi, result_kind AS kind, winner,
+       CASE winner WHEN 'B' THEN 1.0 WHEN 'draw' THEN 0.5 ELSE 0.0 END AS black_points,
+       year, black_rank, white_rank, source
+FROM decided
+"""
+"""The view ``komi_games``: the records' own results of the games the komi figures are
+fitted to (even games — no handicap stones, not a server's one-stone game — on the main
+board, with a stated komi, decided by a count, a resignation or on time), with Black's
+points (1, ½, 0) at the komi in force. ``SELECT komi, count(*), avg(black_points) FROM
+komi_games GROUP BY komi`` is the report's table of Black's win rate at each komi in force
+(its ``record`` rows)."""
 
 
 def _literal_glob(path: str) -> str:

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from analysis_tables import collection, score_row
 
-from rulelab.analysis import (fair_komi, fit_logistic, komi_outcomes, margin_distribution, record_agreement,
+from rulelab.analysis import (fit_logistic, komi_outcomes, margin_distribution, margin_fit, record_agreement,
                               rekomi_flips, wilson_interval, win_rate_curve)
 from rulelab.analysis.stats import bootstrap_location, bootstrap_rates
 from rulelab.errors import InputError
@@ -133,7 +133,8 @@ def test_outcomes_from_scores_use_rulelab_margins_and_shift_bounds_by_ruleset():
 
 
 def test_win_rate_curve_counts_draws_half_and_matches_wilson():
-    outcomes = pd.DataFrame({"ruleset": "nz", "kind": "counted", "margin_before_komi": [7.0, 7.0, 9.0, 3.0]})
+    outcomes = pd.DataFrame({"ruleset": "nz", "kind": "counted", "komi": 7.0, "winner": ["draw", "draw", "B", "W"],
+                             "margin_before_komi": [7.0, 7.0, 9.0, 3.0]})
     curve = win_rate_curve(outcomes, [6.5, 7.0, 7.5], n_boot=200, seed=1)
     assert curve["black_points"].tolist() == [3.0, 2.0, 1.0]
     low, high = wilson_interval(curve["black_points"], 4)
@@ -144,14 +145,23 @@ def test_win_rate_curve_counts_draws_half_and_matches_wilson():
 
 
 def test_win_rate_curve_by_stratum():
-    outcomes = pd.DataFrame({"ruleset": "record", "kind": "counted", "era": ["a", "a", "b"],
-                             "margin_before_komi": [7.0, 3.0, 9.0]})
+    outcomes = pd.DataFrame({"ruleset": "record", "kind": "counted", "era": ["a", "a", "b"], "komi": 5.5,
+                             "winner": ["B", "W", "B"], "margin_before_komi": [7.0, 3.0, 9.0]})
     curve = win_rate_curve(outcomes, [5.5], by="era", n_boot=0)
     assert curve[["era", "games", "rate"]].values.tolist() == [["a", 2, 0.5], ["b", 1, 1.0]]
 
 
-def test_fair_komi_reports_both_variants_and_the_shift():
-    table = fair_komi(censored_sample(truth=7.0, komi=5.5, size=3000, seed=2), n_boot=20, seed=0)
+def test_win_rate_curve_keeps_the_winner_of_resigned_games_and_counts_them_assumed_off_their_komi():
+    outcomes = pd.DataFrame({"ruleset": "record", "kind": ["counted", "resign", "time"], "komi": [6.5, 6.5, 7.5],
+                             "winner": ["W", "B", "W"], "margin_before_komi": [5.0, np.nan, np.nan]})
+    curve = win_rate_curve(outcomes, [4.5, 6.5, 7.5], n_boot=0)
+    assert curve["black_points"].tolist() == [2.0, 1.0, 1.0]
+    assert curve["assumed"].tolist() == [2, 1, 1]
+    assert win_rate_curve(outcomes, [6.5], n_boot=0, include_time=False)["games"].tolist() == [2]
+
+
+def test_margin_fit_reports_both_variants_and_the_shift():
+    table = margin_fit(censored_sample(truth=7.0, komi=5.5, size=3000, seed=2), n_boot=20, seed=0)
     table = table.set_index("variant")
     full, counted = table.loc["counted+censored"], table.loc["counted only"]
     assert (full.games, counted.censored) == (3000, 0)

@@ -17,7 +17,7 @@ from rulelab.report import build as report
 from rulelab.report.build import build_report
 from rulelab.report.sections import SECTIONS
 
-FAST = dict(n_boot=20, n_boot_fit=0, examples_per_cause=1)
+FAST = dict(n_boot=20, examples_per_cause=1)
 
 
 def walls(split: int, result: str, *, komi: float = 7.5, rules: str = "Chinese", handicap: int = 0,

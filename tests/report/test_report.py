@@ -16,7 +16,7 @@ from rulelab.position import board_from_diagram
 from rulelab.report.build import build_report, write_section
 from rulelab.report.sections import SECTIONS
 
-FAST = dict(n_boot=40, n_boot_fit=5, examples_per_cause=1)
+FAST = dict(n_boot=40, examples_per_cause=1)
 
 
 def games_with_resignations() -> tuple[pd.DataFrame, pd.DataFrame]:
