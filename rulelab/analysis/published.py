@@ -36,8 +36,8 @@ def compare_published(record_outcomes: pd.DataFrame, fair_komi_table: pd.DataFra
         :func:`~rulelab.analysis.outcomes.komi_outcomes` on the records' own results
         (the published rates are of recorded results).
     fair_komi_table : pandas.DataFrame, optional
-        :func:`~rulelab.analysis.komi.fair_komi` of even games, one row per ruleset
-        and variant; its ``area_ruleset`` row with censored games is compared.
+        :func:`~rulelab.analysis.komi.fair_komi` of even games, one row per ruleset;
+        its ``area_ruleset`` row is compared (its interval alone where not identified).
     area_ruleset : str
         The area-scoring ruleset standing for "area komi".
     level : float
@@ -106,9 +106,9 @@ def _fair(table: pd.DataFrame | None, ruleset: str) -> tuple[float, float, float
     if table is None or table.empty:
         return np.nan, np.nan, np.nan, 0
     row = table[table["ruleset"] == ruleset]
-    if row.empty or not bool(row["identified"].iloc[0]):
-        return np.nan, np.nan, np.nan, int(row["games"].iloc[0]) if not row.empty else 0
-    row = row.iloc[0]
+    if row.empty:
+        return np.nan, np.nan, np.nan, 0
+    row = row.iloc[0]  # not identified: no point, the interval the data allow
     return float(row["fair_komi"]), float(row["ci_low"]), float(row["ci_high"]), int(row["games"])
 
 
@@ -116,8 +116,12 @@ def _sentence(published, value, low, high, games, level) -> str:
     rate = published.kind == "rate"
     show = (lambda x: f"{x:.1%}") if rate else (lambda x: f"{x:.1f} points")
     head = f"Published {show(published.value)}" + (f" of {published.sample}" if published.sample else "")
-    if games == 0 or np.isnan(value):
+    if games == 0 or np.isnan(low):
         return f"{head}; this corpus has no games to measure it on."
+    if np.isnan(value):
+        where = "inside" if low <= published.value <= high else "outside"
+        return (f"{head}; here not identified from {games:,} games, the data allow "
+                f"{show(low).replace(' points', '')}–{show(high)}: the published figure lies {where} that range.")
     if np.isnan(low) or np.isnan(high):
         return f"{head}; here {show(value)} of {games:,} games (no interval)."
     where = "inside" if low <= published.value <= high else (

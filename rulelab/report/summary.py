@@ -53,7 +53,7 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
         f"Benson's pass-alive proof), or from an estimate on a finished position with confidence "
         f"≥ {TRUSTED_CONFIDENCE:g}: {len(trusted):,} of the "
         f"{len(settled):,} settled games here. 'The record' is what the SGF file itself says "
-        "(result, komi). Intervals are 95% (Wilson for shares, Wald for fair komi). A game whose "
+        "(result, komi). Intervals are 95% (Wilson for shares, Fieller for an identified fair komi). A game whose "
         "count under the record's own rules misses the recorded margin by more than "
         f"{OUTLIER_POINTS:g} points is a misread group or a record that does not say what was "
         "counted, not a rule difference: it is left out of every comparison and every komi fit "
