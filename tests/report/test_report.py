@@ -203,3 +203,26 @@ def test_report_builds_end_to_end_from_records(corpora, tmp_path):
     built = files(index.parent)
     assert {"report.md", "divergence_matrix_common.png", "komi_curves.png", "rulesets.csv"} <= set(built)
     assert b"kgs" in built["report.md"]
+
+
+def test_the_komi_figures_are_those_of_the_accessor_and_the_sql_view(run, tmp_path):
+    """The obvious query gives the report's number: df.go and the komi_games view."""
+    import rulelab
+    import rulelab.analysis  # noqa: F401  (registers df.go)
+
+    write_section("komi", run, tmp_path, **FAST)
+    report = pd.read_csv(tmp_path / "fair_komi.csv")
+    tables = rulelab.analysis.read_run(run)
+    games, scores = tables.games, tables.scores
+    for row in report.to_dict("records"):
+        source = games.go.fair_komi() if row["ruleset"] == "record" else scores.go.fair_komi(games, row["ruleset"])
+        mine = pd.DataFrame(source).iloc[0]
+        assert (mine["games"], mine["identified"]) == (row["games"], row["identified"])
+        assert np.allclose([mine["ci_low"], mine["ci_high"]], [row["ci_low"], row["ci_high"]], equal_nan=True)
+    by_komi = pd.read_csv(tmp_path / "komi_in_force.csv")
+    by_komi = by_komi[by_komi["ruleset"] == "record"][["komi", "games", "black_points"]].reset_index(drop=True)
+    with rulelab.connect(run) as con:
+        got = con.sql("SELECT komi, count(*) AS games, sum(black_points) AS black_points FROM komi_games "
+                      "GROUP BY komi ORDER BY komi").df()
+    assert len(by_komi) > 0
+    pd.testing.assert_frame_equal(got, by_komi, check_dtype=False)
