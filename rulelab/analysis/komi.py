@@ -178,7 +178,7 @@ def _fair_komi_line(row: dict) -> str:
 
 
 def fair_komi(outcomes: pd.DataFrame, *, by: str | None = None, adjust_for: str | None = None,
-              include_time: bool = True, max_scale: float | None = None,
+              within: str | None = None, include_time: bool = True, max_scale: float | None = None,
               level: float = DEFAULT_LEVEL) -> FairKomiTable:
     """The fair komi: the komi at which Black wins half the games between equal players of
     this population, under this counting.
@@ -201,6 +201,10 @@ def fair_komi(outcomes: pd.DataFrame, *, by: str | None = None, adjust_for: str 
         A numeric column (e.g. ``'rank_gap'``, Black's rank minus White's) taken as a
         covariate: the fair komi is then that at a value of 0, ``slope`` the points per unit
         of it, and games where it is missing are left out.
+    within : str, optional
+        A stratum column (e.g. ``'era'``) each of whose levels may shift Black's advantage:
+        only the komi variation inside a level then teaches the curve's steepness, and the
+        fair komi is that of the level with the most games (``within_level``).
     include_time : bool
         Whether games lost on time count (they are decided games, but not on the board).
     max_scale : float, optional
@@ -234,15 +238,16 @@ def fair_komi(outcomes: pd.DataFrame, *, by: str | None = None, adjust_for: str 
         scale = max_scale if max_scale is not None else credible_scale(
             rows["board"].mode().iloc[0] if "board" in rows.columns and rows["board"].notna().any() else None)
         fit = fit_komi_response(rows["komi"], black_result(rows), level=level, max_scale=scale,
-                                covariate=rows[adjust_for].to_numpy(float) if adjust_for else None)
+                                covariate=rows[adjust_for].to_numpy(float) if adjust_for else None,
+                                groups=rows[within].astype(str).to_numpy() if within else None)
         records.append({**key, "games": int(round(fit.games)),
                         "komi_played": "/".join(f"{k:g}" for k in sorted(rows["komi"].unique())),
                         "identified": fit.identified, "fair_komi": fit.fair_komi, "ci_low": fit.ci_low,
                         "ci_high": fit.ci_high, "scale": fit.scale, "max_scale": fit.max_scale,
-                        "slope": fit.slope, "slope_se": fit.slope_se})
+                        "slope": fit.slope, "slope_se": fit.slope_se, "within_level": fit.reference})
     columns = ["ruleset"] + ([by] if by else []) + [
         "games", "komi_played", "identified", "fair_komi", "ci_low", "ci_high", "scale",
-        "max_scale"] + (["slope", "slope_se"] if adjust_for else [])
+        "max_scale"] + (["slope", "slope_se"] if adjust_for else []) + (["within_level"] if within else [])
     return FairKomiTable(_concat([pd.DataFrame(records)], columns))
 
 
@@ -274,8 +279,9 @@ def fair_komi_sensitivity(outcomes: pd.DataFrame, *, level: float = DEFAULT_LEVE
 
     Rows (``choice``): the headline (:func:`headline_fair_komi`); the same estimator with time
     losses left out, without the rank-gap adjustment and between equal ranks only
-    (:data:`ROBUST_CHOICES`); on the counted games only (which are the close ones, so their
-    winners flatten the curve); and the margin fit it replaced, with and
+    (:data:`ROBUST_CHOICES`); within eras (only the komi variation inside an era counts, the
+    figure that of the era with the most games); on the counted games only (which are the
+    close ones, so their winners flatten the curve); and the margin fit it replaced, with and
     without resignations as bounds (:func:`margin_fit`: read as a sample, the margins crowd
     around the komi in force). ``range_low``/``range_high`` on the headline row join its
     interval with the point estimates of the robust choices, so a choice that moves the
@@ -289,6 +295,8 @@ def fair_komi_sensitivity(outcomes: pd.DataFrame, *, level: float = DEFAULT_LEVE
         "time losses left out": lambda: headline_fair_komi(outcomes, include_time=False, level=level),
         "every even game, rank gaps not adjusted": lambda: fair_komi(outcomes, level=level),
         "equal ranks only": lambda: fair_komi(outcomes[outcomes["rank_gap"] == 0], level=level),
+        "within eras (era as a covariate; the era with the most games)":
+            lambda: headline_fair_komi(outcomes, within="era", level=level),
         "counted games only": lambda: headline_fair_komi(outcomes[counted], level=level),
     }
     parts = [pd.DataFrame(table()).assign(choice=choice) for choice, table in choices.items()]

@@ -322,10 +322,12 @@ class KomiResponse:
     50% crossing has a bounded interval."""
     max_scale: float
     """The widest scale allowed when the data cannot tell it (points)."""
+    reference: str = ""
+    """With ``groups``: the level whose fair komi this is (the one with the most games)."""
 
 
-def fit_komi_response(komi, black_points, weights=None, *, covariate=None, max_scale: float = 25.0,
-                      level: float = DEFAULT_LEVEL) -> KomiResponse:
+def fit_komi_response(komi, black_points, weights=None, *, covariate=None, groups=None,
+                      max_scale: float = 25.0, level: float = DEFAULT_LEVEL) -> KomiResponse:
     """Fit :class:`KomiResponse` (a binomial GLM of Black's points on the komi in force).
 
     Parameters
@@ -338,6 +340,10 @@ def fit_komi_response(komi, black_points, weights=None, *, covariate=None, max_s
         Games per row (defaults to 1).
     covariate : array_like, optional
         A number per game that moves Black's advantage linearly (e.g. the rank gap).
+    groups : array_like, optional
+        A label per game (e.g. the era) whose levels may each shift Black's advantage: the
+        steepness is then learnt from the komi values within each level, and the fair komi
+        is that of the level with the most games.
     max_scale : float
         The widest scale (points) credible for this population: it bounds the interval
         when the data cannot tell the scale (one komi in force, or too little spread).
@@ -365,13 +371,16 @@ def fit_komi_response(komi, black_points, weights=None, *, covariate=None, max_s
 
     frame = pd.DataFrame({"k": np.asarray(komi, float), "y": np.asarray(black_points, float),
                           "x": 0.0 if covariate is None else np.asarray(covariate, float),
+                          "g": "" if groups is None else np.asarray(groups, dtype=object).astype(str),
                           "w": 1.0 if weights is None else np.asarray(weights, float)})
     frame = frame[np.isfinite(frame[["k", "y", "x", "w"]]).all(axis=1) & (frame["w"] > 0)]
-    cells = frame.groupby(["k", "x"], sort=True).apply(
-        lambda g: pd.Series({"y": np.average(g["y"], weights=g["w"]), "w": g["w"].sum()}),
-        include_groups=False).reset_index()
+    cells = (frame.assign(yw=frame["y"] * frame["w"]).groupby(["k", "x", "g"], sort=True)[["yw", "w"]].sum()
+             .reset_index())
+    cells["y"] = cells["yw"] / cells["w"]
     games, values = float(cells["w"].sum()), int(cells["k"].nunique())
     with_slope = covariate is not None and cells["x"].nunique() > 1
+    levels = cells.groupby("g")["w"].sum().sort_values(ascending=False, kind="stable").index
+    shifts = (cells["g"].to_numpy()[:, None] == levels[1:].to_numpy()[None, :]).astype(float)
     z = _z(level)
     nan = float("nan")
 
@@ -383,7 +392,8 @@ def fit_komi_response(komi, black_points, weights=None, *, covariate=None, max_s
             warnings.simplefilter("ignore")  # perfect separation and the like: judged below
             return model.fit()
 
-    covariates = cells[["x"]].to_numpy(float) if with_slope else np.empty((len(cells), 0))
+    covariates = np.column_stack([cells[["x"]].to_numpy(float) if with_slope else np.empty((len(cells), 0)),
+                                  shifts])
     if games > 0 and values > 1 and 0 < cells["y"].mul(cells["w"]).sum() < games:
         fit = glm(np.column_stack([np.ones(len(cells)), cells["k"], covariates]))
         (a, b), cov = fit.params[:2], fit.cov_params()[:2, :2]
@@ -394,9 +404,10 @@ def fit_komi_response(komi, black_points, weights=None, *, covariate=None, max_s
             low, high = sorted(((-linear - root) / quadratic, (-linear + root) / quadratic))
             slope, slope_se = _covariate_effect(fit, with_slope)
             return KomiResponse(float(-a / b), float(low), float(high), float(-1 / b), slope, slope_se,
-                                games, values, True, max_scale)
+                                games, values, True, max_scale, str(levels[0]) if len(levels) else "")
     low, high = _bounded_interval(cells, covariates, glm, z, max_scale)
-    return KomiResponse(nan, low, high, nan, nan, nan, games, values, False, max_scale)
+    return KomiResponse(nan, low, high, nan, nan, nan, games, values, False, max_scale,
+                        str(levels[0]) if len(levels) else "")
 
 
 def _covariate_effect(fit, with_slope: bool) -> tuple[float, float]:

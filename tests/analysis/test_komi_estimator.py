@@ -99,3 +99,15 @@ def test_the_komi_games_view_gives_the_accessors_figures(tmp_path):
                       "GROUP BY komi ORDER BY komi").df()
     pd.testing.assert_frame_equal(got, expected, check_dtype=False)
     assert win_rate_by_komi(komi_population(komi_outcomes(games)))["games"].sum() == 3000
+
+
+def test_within_eras_only_the_komi_variation_inside_an_era_teaches_the_curve():
+    """Two eras whose players differ (Black's edge 5 points, then 8), each played at two komi:
+    pooled, the era difference hides the komi's effect; within eras it shows."""
+    rng = np.random.default_rng(8)
+    era = np.repeat(["early", "late"], [15000, 25000])
+    komi = np.where(era == "early", rng.choice([4.5, 5.5], size=era.size), rng.choice([6.5, 7.5], size=era.size))
+    won = (rng.logistic(np.where(era == "early", 5.0, 8.0), 8.0) > komi).astype(float)
+    within = fit_komi_response(komi, won, groups=era)
+    assert within.reference == "late" and within.ci_low < 8.0 < within.ci_high
+    assert not fit_komi_response(komi, won).identified
