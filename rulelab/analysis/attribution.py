@@ -43,6 +43,8 @@ exactly: margins are multiples of ½, exact in binary floating point.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import numpy as np
 import pandas as pd
 
@@ -80,7 +82,8 @@ CAUSE_NOTES = {
     "group_tax": "stone scoring takes two points per living group",
     "unexplained": "the breakdown columns do not account for it",
     "tie_break": "equal margins, verdicts differ by the rulesets' rules for a margin of 0",
-    "combined": "no single part flips the verdict; the parts in combined_causes do together",
+    "combined": "no single part flips the verdict; the fewest parts that do together are in "
+                "combined_causes",
 }
 
 _COUNTS = ("area_margin", "territory_margin", "black_seki_points", "white_seki_points", "black_owed",
@@ -95,7 +98,7 @@ OPTIONAL_COLUMNS = ("pass_stones_black", "pass_stones_white", "black_dame_filled
 
 ATTRIBUTION_COLUMNS = ("komi_basis", "game_id", "ruleset_a", "ruleset_b", "winner_a", "winner_b", "margin_a",
                        "margin_b", "difference", *PARTS, "decided_by_tie_break", "main_cause",
-                       "combined_causes")
+                       "combined_causes", "opposing_causes")
 
 _LEDGER = ("komi", "handicap_bonus", "handicap_stones", "moves", "dame_filling", "seki_eyes",
            "protective_moves", "dead_in_seki", "status", "board", "group_tax", "unexplained")
@@ -291,6 +294,7 @@ def _pair_parts(both: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
                      | ((both["margin_b"] == 0) & both["winner_b"].eq("B")),
     })
     out["main_cause"], out["combined_causes"] = main_cause(out, both["tie_break_b"])
+    out["opposing_causes"] = opposing_causes(out)
     return out
 
 
@@ -300,12 +304,10 @@ def main_cause(attribution: pd.DataFrame, tie_break_b=None) -> tuple[pd.Series, 
     Taking a part away from ``margin_a`` leaves what ruleset a would give if that mechanism
     alone were as in ruleset b; the main cause is the largest part after whose removal ruleset
     b's verdict (under b's rule for a margin of 0, ``tie_break_b``, 'draw' when not given)
-    follows. Equal margins with different verdicts are ``'tie_break'``. Where no single
-    part flips the verdict the cause is ``'combined'`` when the largest parts in the direction
-    of the difference flip it together (listed in ``combined_causes``, ``+``-joined); when
-    they cannot, one margin is exactly 0 and that ruleset's verdict is its rule for a margin
-    of 0 (a draw no removal of parts reaches exactly): ``'tie_break'``. Pairs that agree have
-    no cause (None).
+    follows. Equal margins with different verdicts, and only they, are ``'tie_break'``. Where
+    no single part flips the verdict the cause is ``'combined'``, with the fewest parts whose
+    removal together does in ``combined_causes`` (``+``-joined, largest first; removing every
+    part always gives b's margin, so such a set exists). Pairs that agree have no cause (None).
 
     Returns
     -------
@@ -317,7 +319,7 @@ def main_cause(attribution: pd.DataFrame, tie_break_b=None) -> tuple[pd.Series, 
     Chinese W+0.5 against Japanese B+0.5: taking away the komi part or the seki eyes'
     alone makes Chinese say B, and the larger (on a tie, the first in :data:`CAUSES`) is
     named. The second game is a tie rule; the third needs two parts together; in the fourth
-    the other ruleset draws at a margin of 0, which no part's removal reaches.
+    the other ruleset draws at a margin of 0, which only komi and moves together reach.
 
     >>> frame = pd.DataFrame({"difference": [-1.0, 0.0, -2.0, 0.5], "margin_a": [-0.5, 0.0, -1.0, 0.5],
     ...     "part_komi": [-1.0, 0.0, -1.0, -0.5], "part_moves": [1.0, 0.0, -1.0, 1.0],
@@ -326,7 +328,7 @@ def main_cause(attribution: pd.DataFrame, tie_break_b=None) -> tuple[pd.Series, 
     ...     "winner_a", "winner_b", *PARTS], fill_value=0.0)
     >>> cause, combined = main_cause(frame)
     >>> cause.tolist(), combined.tolist()
-    (['komi', 'tie_break', 'combined', 'tie_break'], [None, None, 'komi+moves', None])
+    (['komi', 'tie_break', 'combined', 'combined'], [None, None, 'komi+moves', 'moves+komi'])
     """
     parts = attribution[list(PARTS)].to_numpy(float)
     margin_a = attribution["margin_a"].to_numpy(float)
@@ -340,32 +342,46 @@ def main_cause(attribution: pd.DataFrame, tie_break_b=None) -> tuple[pd.Series, 
     single = np.array(CAUSES, dtype=object)[size.argmax(axis=1)] if len(parts) else np.array([], object)
     differ = (attribution["winner_a"] != attribution["winner_b"]).to_numpy()
     difference = attribution["difference"].to_numpy(float)
-    cause = np.where(~differ, None, np.where(flips.any(axis=1), single,
-                                             np.where(difference == 0, "tie_break", "combined")))
+    cause = np.where(~differ, None, np.where(difference == 0, "tie_break",
+                                             np.where(flips.any(axis=1), single, "combined")))
     combined = np.full(len(parts), None, dtype=object)
     for i in np.flatnonzero(cause == "combined"):
-        chosen, reached = _parts_that_flip(parts[i], margin_a[i], winner_b[i], tie_b[i], difference[i])
-        if reached:
-            combined[i] = "+".join(chosen)
-        else:  # a margin of exactly 0 on one side, which its tie rule decides
-            cause[i] = "tie_break"
+        combined[i] = "+".join(_fewest_parts_that_flip(parts[i], margin_a[i], winner_b[i], tie_b[i]))
     return (pd.Series(cause, index=attribution.index, dtype=object),
             pd.Series(combined, index=attribution.index, dtype=object))
 
 
-def _parts_that_flip(parts: np.ndarray, margin_a: float, winner_b: str, tie_b: str,
-                     difference: float) -> tuple[list[str], bool]:
-    """The largest parts in the direction of ``difference``, taken away from ``margin_a``
-    one by one (ties in :data:`CAUSES` order) until ruleset b's verdict follows, and whether
-    it did."""
-    aligned = [k for k in np.argsort(-np.abs(parts), kind="stable") if np.sign(parts[k]) == np.sign(difference)]
-    chosen, margin = [], margin_a
-    for k in aligned:
-        chosen.append(CAUSES[k])
-        margin -= parts[k]
-        if winner_at(margin, tie_b) == winner_b:
-            return chosen, True
-    return chosen, False
+def _fewest_parts_that_flip(parts: np.ndarray, margin_a: float, winner_b: str, tie_b: str) -> list[str]:
+    """The fewest non-zero parts whose removal from ``margin_a`` gives ruleset b's verdict
+    (among as few, the largest in total; ties in :data:`CAUSES` order), largest first."""
+    present = [k for k in np.argsort(-np.abs(parts), kind="stable") if parts[k] != 0]
+    for count in range(2, len(present) + 1):
+        for chosen in combinations(present, count):
+            if winner_at(margin_a - parts[list(chosen)].sum(), tie_b) == winner_b:
+                return [CAUSES[k] for k in chosen]
+    return [CAUSES[k] for k in present]
+
+
+def opposing_causes(attribution: pd.DataFrame) -> pd.Series:
+    """Per disagreeing row, the parts that pull against the difference (``+``-joined,
+    largest first; None when none does): a mechanism the row's cause outweighs.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"difference": [1.0, 2.0], "winner_a": ["B", "B"], "winner_b": ["W", "W"],
+    ...     "part_komi": [-1.0, 2.0], "part_moves": [2.0, 0.0]}).reindex(
+    ...     columns=["difference", "winner_a", "winner_b", *PARTS], fill_value=0.0)
+    >>> opposing_causes(frame).tolist()
+    ['komi', None]
+    """
+    parts = attribution[list(PARTS)].to_numpy(float)
+    difference = attribution["difference"].to_numpy(float)
+    differ = (attribution["winner_a"] != attribution["winner_b"]).to_numpy()
+    against = (np.sign(parts) == -np.sign(difference)[:, None]) & (parts != 0) & differ[:, None]
+    order = np.argsort(-np.abs(parts), axis=1, kind="stable")
+    names = ["+".join(CAUSES[k] for k in row_order if row_against[k]) or None
+             for row_order, row_against in zip(order, against)]
+    return pd.Series(names, index=attribution.index, dtype=object)
 
 
 def part_of(attribution: pd.DataFrame, cause: pd.Series) -> pd.Series:

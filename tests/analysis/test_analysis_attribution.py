@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulelab.analysis import CAUSES, PARTS, attribute, cause_summary, clearest_examples, ledger
+from rulelab.analysis.attribution import main_cause, opposing_causes
 
 
 def parts_of(table, game, a, b):
@@ -117,7 +118,7 @@ def test_summary_and_clearest_examples(table):
 def test_empty_or_single_ruleset_tables_give_an_empty_attribution():
     rows = [score_row("g", "chinese", "area", 7.5, stones=(45, 30))]
     assert attribute(pd.DataFrame(rows)).empty
-    assert list(attribute(pd.DataFrame(rows)).columns)[-2:] == ["main_cause", "combined_causes"]
+    assert list(attribute(pd.DataFrame(rows)).columns)[-3:] == ["main_cause", "combined_causes", "opposing_causes"]
 
 
 counts = st.tuples(st.integers(0, 180), st.integers(0, 180))
@@ -232,3 +233,18 @@ def test_a_group_the_rules_decide_differently_is_the_status_part():
     row = attribute(pd.DataFrame([chinese, japanese])).iloc[0]
     assert nonzero(row) == {"komi": -1.0, "moves": 1.0, "status": 24.0}
     assert row.main_cause == "status" and row[list(PARTS)].sum() == row.difference
+
+
+def test_the_tie_rule_is_named_only_where_the_margins_are_equal():
+    """AGA B+0.5 against a Chinese draw in a handicap game: komi −0.5 and handicap +1 apart,
+    a difference of parts, not of tie rules; a part pulling the other way is listed."""
+    frame = pd.DataFrame({"difference": [0.5, 0.0], "margin_a": [0.5, 0.0], "winner_a": ["B", "B"],
+                          "winner_b": ["draw", "draw"], "part_komi": [-0.5, 0.0],
+                          "part_handicap": [1.0, 0.0]}).reindex(
+        columns=["difference", "margin_a", "winner_a", "winner_b", *PARTS], fill_value=0.0)
+    cause, combined = main_cause(frame)
+    assert cause.tolist() == ["combined", "tie_break"] and combined.tolist() == ["handicap+komi", None]
+    assert opposing_causes(frame).tolist() == ["komi", None]
+    games, scores = collection()
+    table = attribute(scores, games)
+    assert (table.loc[table["main_cause"] == "tie_break", "difference"] == 0).all()
