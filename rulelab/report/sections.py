@@ -168,10 +168,11 @@ def attribution_section(tables: ReportTables, out: Workspace) -> Section:
              "mechanism (column part_<cause>, points of margin_a − margin_b); parts that offset by "
              "design are one mechanism, reported net. The parts add up to the difference exactly. "
              "The main cause is the part whose removal alone makes the two rulesets name the same "
-             "winner (the largest such part); equal margins with different verdicts are a tie rule, "
-             "and where no single part flips the verdict the cause is 'combined', with the parts "
-             "that do together in combined_causes. At the common komi the komi part is zero, so "
-             "the causes left are those of the counting rules."),
+             "winner (the largest such part); equal margins with different verdicts, and only they, "
+             "are a tie rule, and where no single part flips the verdict the cause is 'combined', "
+             "with the fewest parts that do together in combined_causes. A part that pulls against "
+             "the difference is named in opposing_causes. At the common komi the komi part is zero, "
+             "so the causes left are those of the counting rules."),
         out.table("causes", causes, "Causes", preview_rows=len(causes)),
     ]
     if table.empty:
@@ -190,8 +191,9 @@ def attribution_section(tables: ReportTables, out: Workspace) -> Section:
                                    "see attribution.csv." if unexplained else ".")
              + f" Taking the main cause's part away from margin_a gives ruleset b's winner on "
              f"{follows:,} rows ({follows / len(table):.1%}); "
-             f"{int(table['main_cause'].eq('tie_break').sum()):,} are decided by a tie rule and "
-             f"{int(table['main_cause'].eq('combined').sum()):,} need several parts together."),
+             f"{int(table['main_cause'].eq('tie_break').sum()):,} are decided by a tie rule, "
+             f"{int(table['main_cause'].eq('combined').sum()):,} need several parts together, and "
+             f"{int(table['opposing_causes'].notna().sum()):,} hold a part pulling the other way."),
         out.table("cause_summary", cause_summary(table),
                   "Disagreements by komi basis, pair and main cause", preview_rows=30),
         out.table("attribution", table, "Every disagreement with its parts (points, a − b)",
