@@ -89,9 +89,12 @@ def plot_margin_distribution(distribution: pd.DataFrame, *, title: str,
     return figure
 
 
-def plot_komi_curves(curve: pd.DataFrame, fits: pd.DataFrame | None = None, *, title: str) -> Figure:
-    """Black's win rate against komi per ruleset: Wilson intervals as error bars, the
-    bootstrap interval as a band, and the fitted logistic curve with its fair komi."""
+def plot_komi_curves(curve: pd.DataFrame, fits: pd.DataFrame | None = None,
+                     in_force: pd.DataFrame | None = None, *, title: str) -> Figure:
+    """Black's win rate against komi per ruleset: the re-komi curve (dots, Wilson bars, a
+    bootstrap band), the win rate at each komi in force (squares, from
+    :func:`~rulelab.analysis.komi.win_rate_by_komi`), and the fair komi: the fitted curve
+    with its 50% crossing where identified, else the range the data allow drawn at 50%."""
     require_columns(curve, ["ruleset", "komi", "games", "rate", "wilson_low", "wilson_high",
                             "boot_low", "boot_high"], "curve")
     figure = new_figure(8.0, 6.0)
@@ -100,33 +103,48 @@ def plot_komi_curves(curve: pd.DataFrame, fits: pd.DataFrame | None = None, *, t
     for k, (name, rows) in enumerate(curve.groupby("ruleset", sort=True)):
         colour = colours(k % 10)
         x = rows["komi"].to_numpy(float)
-        rate = rows["rate"].to_numpy(float) * 100
-        # clipped: at a rate of 0 or 1 the Wilson bound lands a rounding error past it
-        error = np.clip(np.vstack([rate - rows["wilson_low"].to_numpy(float) * 100,
-                                   rows["wilson_high"].to_numpy(float) * 100 - rate]), 0, None)
         label = f"{name} (n={int(rows['games'].iloc[0]):,} decided games)"
         fit = _fit_row(fits, name)
-        if fit is not None:
+        if fit is not None and fit["identified"]:
             label += f"; fair komi {fit['fair_komi']:.1f} [{fit['ci_low']:.1f}, {fit['ci_high']:.1f}]"
             grid = np.linspace(x.min(), x.max(), 200)
             ax.plot(grid, 100 / (1 + np.exp((grid - fit["fair_komi"]) / fit["scale"])),
                     color=colour, linewidth=1)
             ax.plot([fit["fair_komi"]], [50], marker="D", color=colour, markersize=5)
-        ax.errorbar(x, rate, yerr=error, fmt="o", markersize=3, capsize=2, color=colour,
-                    linestyle="none", label=label)
+        elif fit is not None:
+            label += f"; fair komi not identified, {fit['ci_low']:.1f} to {fit['ci_high']:.1f} allowed"
+            ax.plot([fit["ci_low"], fit["ci_high"]], [50 + 1.5 * (k - 1)] * 2, color=colour, linewidth=4,
+                    alpha=0.5, solid_capstyle="butt")
+        _rates_with_bars(ax, rows, "o", colour, label)
         if rows["boot_low"].notna().any():
             ax.fill_between(x, rows["boot_low"] * 100, rows["boot_high"] * 100, color=colour,
                             alpha=0.15, linewidth=0)
+        if in_force is not None:
+            played = in_force[(in_force["ruleset"] == name) & (in_force["games"] >= 10)]
+            _rates_with_bars(ax, played, "s", colour, None)
     ax.axhline(50, color="grey", linewidth=0.8, linestyle=":")
     ax.set_xlabel("komi (points)")
     ax.set_ylabel("Black's win rate (%)")
-    ax.set_ylim(0, 100)
+    low, high = ax.get_ylim()
+    ax.set_ylim(max(0, min(low, 40) - 5), min(100, max(high, 60) + 5))
     ax.set_title(title)
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=1, frameon=False,
-              title="dots: every decided game re-counted at that komi (bars: Wilson 95%, band: "
-                    "bootstrap 95%); line: the fit to winners at the komi in force, ◆ its 50% crossing",
-              title_fontsize=7)
+              title="dots: every decided game re-counted at that komi (bars: Wilson 95%, band: bootstrap 95%)\n"
+                    "squares: the games played at that komi (10 or more)\n"
+                    "line and ◆: the fit to winners at the komi in force; a bar at 50%: the fair komi "
+                    "values the data allow", title_fontsize=7)
     return figure
+
+
+def _rates_with_bars(ax, rows: pd.DataFrame, marker: str, colour, label: str | None) -> None:
+    """Black's win rates of ``rows`` (``komi``, ``rate``, ``wilson_*``) with Wilson bars."""
+    rate = rows["rate"].to_numpy(float) * 100
+    # clipped: at a rate of 0 or 1 the Wilson bound lands a rounding error past it
+    error = np.clip(np.vstack([rate - rows["wilson_low"].to_numpy(float) * 100,
+                               rows["wilson_high"].to_numpy(float) * 100 - rate]), 0, None)
+    ax.errorbar(rows["komi"].to_numpy(float), rate, yerr=error, fmt=marker, markersize=3 if marker == "o" else 6,
+                capsize=2, color=colour, linestyle="none", label=label,
+                markerfacecolor="none" if marker == "s" else colour)
 
 
 def plot_fair_komi(table: pd.DataFrame, by: str, *, title: str) -> Figure:
@@ -157,5 +175,5 @@ def plot_fair_komi(table: pd.DataFrame, by: str, *, title: str) -> Figure:
 def _fit_row(fits: pd.DataFrame | None, ruleset: str) -> pd.Series | None:
     if fits is None or fits.empty:
         return None
-    rows = fits[(fits["ruleset"] == ruleset) & fits["identified"].astype(bool)]
+    rows = fits[(fits["ruleset"] == ruleset) & fits["ci_low"].notna()]
     return None if rows.empty else rows.iloc[0]

@@ -81,7 +81,7 @@ def komi_section(tables: ReportTables, out: Workspace) -> Section:
                            f"percentile bootstrap (seed {settings.seed}, {settings.n_boot} replicates). "
                            + REKOMI_VERSUS_FIT))
         blocks.append(out.figure("komi_curves", plots.plot_komi_curves(
-            curve, fits, title=f"Black's win rate against komi, even {board} games"),
+            curve, fits, by_komi, title=f"Black's win rate against komi, even {board} games"),
             "Black's win rate against komi per ruleset (re-komi of every decided game), with the "
             "fitted fair komi where identified."))
         blocks.append(out.table("komi_curves", curve, "Re-komi curve per ruleset and komi ('record': "
@@ -150,10 +150,12 @@ def _fit_sentences(fits: pd.DataFrame, sensitivity: pd.DataFrame) -> list[str]:
                 text += f"; with the choices of games priced in, {low:.1f}–{high:.1f}"
             sentences.append(text + ".")
         elif row["ci_low"] == row["ci_low"]:
-            sentences.append(f"{name}: not identified from {games} (one komi value, or too little "
-                             f"change of the win rate between them): the data allow any fair komi from "
-                             f"{row['ci_low']:.1f} to {row['ci_high']:.1f} points (at a scale up to "
-                             f"{row['max_scale']:g} points).")
+            why = ("one komi in force" if "/" not in str(row["komi_played"]) else
+                   "the win rate does not fall with the komi in force by more than sampling error, as "
+                   "where the komi values went with different eras or players")
+            sentences.append(f"{name}: not identified from {games} ({why}): the data allow any fair "
+                             f"komi from {row['ci_low']:.1f} to {row['ci_high']:.1f} points (at a scale "
+                             f"up to {row['max_scale']:g} points).")
         else:
             sentences.append(f"{name}: no decided game either way among {games}.")
     return sentences
