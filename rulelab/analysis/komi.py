@@ -174,7 +174,7 @@ def _fair_komi_line(row: dict) -> str:
     if np.isnan(row["ci_low"]):
         return f"{head}: no fair komi, {games}"
     return (f"{head}: fair komi not identified: {row['ci_low']:.1f} to {row['ci_high']:.1f} "
-            f"(any scale up to {row['max_scale']:g} points), {games}")
+            f"(any scale up to {row['max_scale']:.1f} points), {games}")
 
 
 def fair_komi(outcomes: pd.DataFrame, *, by: str | None = None, adjust_for: str | None = None,

@@ -155,7 +155,7 @@ def _fit_sentences(fits: pd.DataFrame, sensitivity: pd.DataFrame) -> list[str]:
                    "where the komi values went with different eras or players")
             sentences.append(f"{name}: not identified from {games} ({why}): the data allow any fair "
                              f"komi from {row['ci_low']:.1f} to {row['ci_high']:.1f} points (at a scale "
-                             f"up to {row['max_scale']:g} points).")
+                             f"up to {row['max_scale']:.1f} points).")
         else:
             sentences.append(f"{name}: no decided game either way among {games}.")
     return sentences
