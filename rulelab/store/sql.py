@@ -27,7 +27,8 @@ from rulelab.store.manifest import refuse_damaged_tables
 
 def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBPyConnection:
     """Open an in-memory DuckDB connection with views ``games``, ``scores`` and ``life``,
-    and ``komi_games`` (:data:`KOMI_GAMES_VIEW`, on a games table of rulelab's schema).
+    and, on tables of rulelab's schema, ``komi_games`` (:data:`KOMI_GAMES_VIEW`) and
+    ``compared`` (:data:`COMPARED_VIEW`).
 
     A record read twice (``duplicate_of`` set) would count twice: ``games``, ``scores``
     and ``life`` leave such copies out, and ``all_games``, ``all_scores`` and
@@ -85,7 +86,44 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
         con.execute(f"CREATE VIEW {name} AS SELECT * FROM all_{name}{originals}")
     if KOMI_GAMES_COLUMNS <= set(pq.read_schema(paths["games"]).names):
         con.execute(KOMI_GAMES_VIEW)
+        if COMPARED_COLUMNS <= set(pq.read_schema(paths["scores"]).names):
+            con.execute(COMPARED_VIEW)
     return con
+
+
+COMPARED_COLUMNS = frozenset({"game_id", "ruleset", "komi_source", "winner", "finished", "margin_before_komi",
+                              "tie_break"})
+
+COMPARED_VIEW = """
+CREATE VIEW compared AS
+WITH played AS (SELECT * FROM games WHERE status = 'ok'),
+counted AS (
+    SELECT game_id,
+           komi + CASE WHEN result_kind = 'draw' THEN 0 WHEN result_winner = 'B' THEN result_margin
+                       WHEN result_winner = 'W' THEN -result_margin END AS record_margin
+    FROM played WHERE result_kind IN ('counted', 'draw')),
+own AS (SELECT game_id, first(margin_before_komi) AS rulelab_margin FROM scores
+        WHERE komi_source = 'record' GROUP BY game_id),
+misread AS (SELECT game_id FROM counted JOIN own USING (game_id)
+            WHERE abs(rulelab_margin - record_margin) > 10),
+basis AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM scores WHERE komi_source = 'user') THEN 'user'
+                      ELSE 'standard' END AS komi_source)
+SELECT scores.*,
+       CASE WHEN margin_before_komi - 7.5 > 0 THEN 'B' WHEN margin_before_komi - 7.5 < 0 THEN 'W'
+            WHEN tie_break = 'black' THEN 'B' ELSE 'draw' END AS winner_common
+FROM scores JOIN basis USING (komi_source)
+WHERE winner IS NOT NULL
+  AND game_id IN (SELECT game_id FROM played)
+  AND (coalesce(finished, false) OR game_id IN (SELECT game_id FROM counted))
+  AND game_id NOT IN (SELECT game_id FROM misread)
+"""
+"""The view ``compared``: the scores rows the report compares across rulesets — each ruleset
+at the komi it gives the game (or the run's ``--komi``), on settled games (finished, or
+counted by the players) that replayed without error, less the games whose count under the
+record's own rules misses the recorded margin by more than 10 points — with
+``winner_common``, the winner at the common komi of 7.5. ``SELECT a.ruleset, b.ruleset,
+count(*), sum((a.winner <> b.winner)::INT) FROM compared a JOIN compared b USING (game_id)
+GROUP BY ALL`` gives the report's disagreement table."""
 
 
 KOMI_GAMES_COLUMNS = frozenset({"game_id", "status", "board_rows", "board_cols", "handicap", "komi", "source",

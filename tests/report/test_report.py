@@ -226,3 +226,20 @@ def test_the_komi_figures_are_those_of_the_accessor_and_the_sql_view(run, tmp_pa
                       "GROUP BY komi ORDER BY komi").df()
     assert len(by_komi) > 0
     pd.testing.assert_frame_equal(got, by_komi, check_dtype=False)
+
+
+@pytest.mark.parametrize("basis, winner", [("standard", "winner"), ("common", "winner_common")])
+def test_the_compared_view_gives_the_reports_disagreements(run, basis, winner):
+    import rulelab
+    from rulelab.analysis.divergence import disagreement_matrix
+
+    tables = rulelab.analysis.read_run(run)
+    matrix = disagreement_matrix(tables.scores, tables.games, komi_basis=basis)
+    matrix = matrix[matrix["ruleset_a"] < matrix["ruleset_b"]]
+    expected = matrix[["ruleset_a", "ruleset_b", "games", "disagreements"]].sort_values(["ruleset_a", "ruleset_b"])
+    with rulelab.connect(run) as con:
+        got = con.sql(f"SELECT a.ruleset AS ruleset_a, b.ruleset AS ruleset_b, count(*) AS games, "
+                      f"sum((a.{winner} <> b.{winner})::INT) AS disagreements FROM compared a JOIN compared b "
+                      "USING (game_id) WHERE a.ruleset < b.ruleset GROUP BY ALL ORDER BY ALL").df()
+    assert expected["disagreements"].sum() > 0
+    pd.testing.assert_frame_equal(got, expected.reset_index(drop=True), check_dtype=False)

@@ -32,7 +32,7 @@ def test_connection_reads_files_in_place_and_closes(run):
     with connect(run) as con:
         assert con.execute("SELECT count(*) FROM games").fetchone() == (5,)
         assert {r[0] for r in con.execute("SHOW TABLES").fetchall()} == {"games", "scores", "all_games", "all_scores",
-                                                                         "komi_games"}
+                                                                         "komi_games", "compared"}
 
 
 def test_a_life_table_is_a_view_and_opens_no_other_file(run):
