@@ -18,7 +18,7 @@ import warnings
 import pandas as pd
 
 from rulelab.analysis import attribution, divergence, komi
-from rulelab.analysis.outcomes import komi_outcomes
+from rulelab.analysis.outcomes import CENSORED_KINDS, komi_outcomes
 from rulelab.analysis.stats import DEFAULT_LEVEL
 from rulelab.analysis.selection import collection_board, komi_population, outliers
 from rulelab.analysis.verdict import stored_verdict
@@ -76,7 +76,8 @@ class GoAccessor:
     def _is_scores(self) -> bool:
         return _SCORES <= set(self._frame.columns)
 
-    def winners(self, games: pd.DataFrame | None = None, **options) -> pd.DataFrame:
+    def winners(self, games: pd.DataFrame | None = None, *, finished_only: bool = True,
+                komi_basis: str = "standard", keep_outliers: bool = False) -> pd.DataFrame:
         """Who wins each game under each ruleset, on a scores table.
 
         Returns one row per game (``game_id``) and one column per ruleset, values ``'B'``,
@@ -87,11 +88,15 @@ class GoAccessor:
         """
         scores = self._table("scores")
         if games is not None:
-            scores = divergence.compared_rows(scores, _originals(games), **options)
-            options = {"finished_only": False}
-        return self._compared(divergence.winners(scores, **options), games, "winners", options)
+            scores = divergence.compared_rows(scores, _originals(games), finished_only=finished_only,
+                                              komi_basis=komi_basis, keep_outliers=keep_outliers)
+            finished_only = False
+        return self._compared(divergence.winners(scores, finished_only=finished_only), games, "winners",
+                              {"finished_only": finished_only})
 
-    def divergence(self, games: pd.DataFrame | None = None, **options) -> pd.DataFrame:
+    def divergence(self, games: pd.DataFrame | None = None, *, by: str | None = None,
+                   finished_only: bool = True, komi_basis: str = "standard",
+                   keep_outliers: bool = False) -> pd.DataFrame:
         """How often each pair of rulesets names different winners, on a scores table.
 
         Returns one row per ordered pair (``ruleset_a``, ``ruleset_b``) with ``games``,
@@ -102,11 +107,14 @@ class GoAccessor:
         :func:`~rulelab.analysis.divergence.disagreement_matrix`.
         """
         games = None if games is None else _originals(games)
-        matrix = divergence.disagreement_matrix(self._table("scores"), games, **options)
+        options = dict(finished_only=finished_only, komi_basis=komi_basis, keep_outliers=keep_outliers)
+        matrix = divergence.disagreement_matrix(self._table("scores"), games, by=by, **options)
         return self._compared(matrix if matrix["games"].sum() else matrix.iloc[:0], games,
                               "divergence", options)
 
-    def attribution(self, games: pd.DataFrame | None = None, **options) -> pd.DataFrame:
+    def attribution(self, games: pd.DataFrame | None = None, *, only_disagreeing: bool = True,
+                    finished_only: bool = True, komi_basis: str = "standard",
+                    keep_outliers: bool = False) -> pd.DataFrame:
         """Why two rulesets name different winners, on a scores table.
 
         Returns one row per game and pair that disagree: the margins, their difference split
@@ -116,10 +124,12 @@ class GoAccessor:
         :func:`~rulelab.analysis.attribution.attribute`.
         """
         games = None if games is None else _originals(games)
-        return attribution.attribute(self._table("scores"), games, **options)
+        return attribution.attribute(self._table("scores"), games, only_disagreeing=only_disagreeing,
+                                     finished_only=finished_only, komi_basis=komi_basis,
+                                     keep_outliers=keep_outliers)
 
-    def outcomes(self, games: pd.DataFrame | None = None, ruleset: str | None = None,
-                 **options) -> pd.DataFrame:
+    def outcomes(self, games: pd.DataFrame | None = None, ruleset: str | None = None, *,
+                 censored_kinds=CENSORED_KINDS) -> pd.DataFrame:
         """Margin intervals per game (:func:`~rulelab.analysis.outcomes.komi_outcomes`).
 
         On a scores table pass ``games`` and ``ruleset``; on a games table the records'
@@ -128,8 +138,8 @@ class GoAccessor:
         if self._is_scores():
             if games is None:
                 raise InputError("On a scores table, outcomes() needs the games table.")
-            return komi_outcomes(games, self._frame, ruleset, **options)
-        return komi_outcomes(self._table("games"), **options)
+            return komi_outcomes(games, self._frame, ruleset, censored_kinds=censored_kinds)
+        return komi_outcomes(self._table("games"), censored_kinds=censored_kinds)
 
     def komi_games(self, games: pd.DataFrame | None = None, ruleset: str | None = None) -> pd.DataFrame:
         """The outcomes komi is fitted to, as the report selects them
