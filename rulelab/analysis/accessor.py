@@ -171,16 +171,18 @@ class GoAccessor:
                          include_time=include_time, level=level)
 
     def fair_komi(self, games: pd.DataFrame | None = None, ruleset: str | None = None, *,
-                  by: str | None = None, adjust_for: str | None = "auto", include_time: bool = True,
-                  max_scale: float | None = None, level: float = DEFAULT_LEVEL) -> pd.DataFrame:
+                  by: str | None = None, adjust_for: str | None = "auto", within: str | None = None,
+                  include_time: bool = True, max_scale: float | None = None,
+                  level: float = DEFAULT_LEVEL) -> pd.DataFrame:
         """The komi at which Black wins half the games between equal players of :meth:`komi_games`
         — the report's figure — from who won each decided game across the komi in force, with
         its interval; prints as one line per ruleset. ``adjust_for='auto'`` takes it at a rank
         gap of 0 where most games record both ranks, as the report does
         (:func:`~rulelab.analysis.komi.headline_fair_komi`); ``None`` or a column name choose.
+        ``within='era'`` learns the curve from the komi variation inside each era only.
         Where one komi was in force it is not identified and the interval is the range the
         data allow. See :func:`~rulelab.analysis.komi.fair_komi`."""
-        options = dict(by=by, include_time=include_time, max_scale=max_scale, level=level)
+        options = dict(by=by, within=within, include_time=include_time, max_scale=max_scale, level=level)
         outcomes = self.komi_games(games, ruleset)
         if adjust_for == "auto":
             return _selected(komi.headline_fair_komi, outcomes, **options)
