@@ -1,5 +1,10 @@
 """The same game found twice: ``duplicate_of`` points every later copy at the first.
 
+Two records are one game when their ids agree (the same moves and metadata), or when they
+share :data:`SAME_GAME_MOVES` or more moves exactly (``moves_hash``): an ``.mgt`` and an
+``.sgf`` of one title game spell the players differently, but no two games play the same
+hundred moves from the same setup.
+
 Which copy comes first depends on the whole collection, so pointers are filled in when
 the games table is assembled, not when a unit is read: units stay independent of each
 other (and reusable), and the pointers are the same however the work was split.
@@ -19,13 +24,34 @@ import pyarrow.compute as pc
 from rulelab.read.records import location
 
 
+SAME_GAME_MOVES = 100
+"""Moves two records must share exactly, from the same setup, to be one game."""
+
+
+def copy_keys(games: pa.Table) -> pa.Array:
+    """What makes two rows of the games table one game: the moves of a game of
+    :data:`SAME_GAME_MOVES` or more moves, else its id.
+
+    Examples
+    --------
+    >>> table = pa.table({"game_id": ["a", "b", "c"], "moves_hash": ["m", "m", "m"], "move_count": [200, 200, 30]})
+    >>> copy_keys(table).to_pylist()
+    ['moves:m', 'moves:m', 'id:c']
+    """
+    long = pc.greater_equal(pc.fill_null(games["move_count"], 0), SAME_GAME_MOVES)
+    by_moves = pc.binary_join_element_wise("moves:", pc.fill_null(games["moves_hash"].cast(pa.string()), ""), "")
+    by_id = pc.binary_join_element_wise("id:", games["game_id"].cast(pa.string()), "")
+    return pc.if_else(long, by_moves, by_id)
+
+
 def first_copies(game_ids: Iterable[pa.Array | pa.ChunkedArray]) -> dict[int, int]:
     """Row number of each repeated game → row number of its first copy.
 
     Parameters
     ----------
     game_ids : iterable of Arrow string arrays
-        The ``game_id`` column of the games table, in consecutive pieces.
+        What identifies a game (:func:`copy_keys`, or the ``game_id`` column), in
+        consecutive pieces of the games table.
 
     Examples
     --------

@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 
 from rulelab.errors import InputError
 from rulelab.pipeline.checkpoint import Stage
-from rulelab.pipeline.duplicates import first_copies, mark_duplicates
+from rulelab.pipeline.duplicates import copy_keys, first_copies, mark_duplicates
 from rulelab.pipeline.progress import compile_kernels
 from rulelab.pipeline.runner import ordered_map
 from rulelab.pipeline.units import plan_units
@@ -90,6 +90,6 @@ def read_games(path: str | Path, *, jobs: int = 1, keep_copies: bool = False) ->
     tables = list(ordered_map(partial(_table_of_batch, superko=False), units, jobs))
     if not tables:
         raise no_games([str(path)])
-    first = first_copies(table["game_id"] for table in tables)
+    first = first_copies(copy_keys(table) for table in tables)
     games = pa.concat_tables([GAMES_SCHEMA.empty_table(), *mark_duplicates(tables, first)])
     return to_frame(games if keep_copies else games.filter(pc.field("duplicate_of").is_null()))

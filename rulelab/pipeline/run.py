@@ -27,7 +27,7 @@ from rulelab.errors import InputError, RulesError
 from rulelab.life import LifeMethod, check_seed, life_method
 from rulelab.life_methods import ENGINE_METHODS
 from rulelab.pipeline.checkpoint import PartStore, RunResult, Stage, publish_table, run_lock, run_units, table_digest
-from rulelab.pipeline.duplicates import copies_of_games, first_copies, mark_copies, mark_duplicates
+from rulelab.pipeline.duplicates import copies_of_games, copy_keys, first_copies, mark_copies, mark_duplicates
 from rulelab.pipeline.engines import open_engine
 from rulelab.pipeline.ingest import environment, games_stage, no_games
 from rulelab.pipeline.progress import RunProgress, compile_kernels
@@ -125,7 +125,8 @@ def publish_games(out: Path, run: RunResult, stats: ReadStats, options: dict, en
     before = read_manifest(out) or {}
     if (not (out / GAMES_FILE).is_file() or before.get("parts", {}).get("games") != digest
             or GAMES_FILE in damaged_tables(out, before)):
-        first = first_copies(store.read("games", key, ["game_id"])["game_id"] for key in keys)
+        first = first_copies(copy_keys(store.read("games", key, ["game_id", "moves_hash", "move_count"]))
+                             for key in keys)
         publish_table(store, "games", keys, out / GAMES_FILE, GAMES_SCHEMA, meta,
                       lambda groups: mark_duplicates(groups, first))
     store.prune("games", keys)

@@ -153,3 +153,26 @@ def test_superko_checks_positional_superko_whatever_the_rules():
     # NZ's situational rule lets a lone stone's suicide be; positional superko flags the repetition
     assert illegal_moves(LONE_SUICIDE, "nz") == ("nz", None)
     assert illegal_moves(LONE_SUICIDE, "nz", superko=True) == ("nz", "1:superko")
+
+
+def long_game(black: str, white: str) -> bytes:
+    """114 moves on 19×19 (six full lines of stones, no capture) under the players' names."""
+    letters = "abcdefghijklmnopqrs"
+    moves = "".join(f";B[{c}{letters[b]}];W[{c}{letters[w]}]"
+                    for b, w in ((2, 16), (4, 14), (6, 12)) for c in letters)
+    return f"(;GM[1]FF[4]SZ[19]KM[6.5]RE[B+R]PB[{black}]PW[{white}]{moves})".encode()
+
+
+def test_one_game_spelled_two_ways_counts_once(tmp_path):
+    """An .mgt and an .sgf of one title game name the players differently: a hundred moves
+    or more in common make them one game; a short line in common does not."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "a.sgf").write_bytes(long_game("Sakata Eio", "Rin Kaiho"))
+    (folder / "b.sgf").write_bytes(long_game("Sakata", "Rin"))
+    (folder / "c.sgf").write_bytes(GAME_B)
+    (folder / "d.sgf").write_bytes(GAME_B.replace(b"KM[6.5]", b"KM[6.5]PB[Kuro]"))
+    games = read_games(folder, keep_copies=True).set_index("source_path")
+    assert games.game_id.nunique() == 4
+    assert games.duplicate_of.notna().tolist() == [False, True, False, False]
+    assert games.duplicate_of.dropna().iloc[0].endswith("a.sgf#0")
