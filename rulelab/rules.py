@@ -88,6 +88,11 @@ class Ruleset:
     """Komi of a handicap game (two stones or more), in points: what players of this
     ruleset give in such a game instead of :attr:`komi` (:data:`HANDICAP_CONVENTIONS`
     says where each preset's value comes from)."""
+    era_komi: tuple[tuple[int, float], ...] = ()
+    """The komi players of this ruleset were given before today's :attr:`komi`: ``(year,
+    komi)`` pairs, oldest first, each the komi of the games played before that year (and
+    after the previous pair's). Empty for a ruleset whose komi never changed, or once a
+    komi is set by hand (:meth:`with_komi`); sources in :data:`ERA_KOMI_SOURCES`."""
     dame_policy: str = "none"
     """How area scoring counts open dame: 'none', for nobody; 'alternate', filled
     alternately starting with the player to move. No rules text says; it is how a
@@ -113,6 +118,8 @@ class Ruleset:
         object.__setattr__(self, "komi", check_komi(self.komi, f"of ruleset {self.name!r}"))
         object.__setattr__(self, "handicap_komi",
                            check_komi(self.handicap_komi, f"of handicap games of ruleset {self.name!r}"))
+        object.__setattr__(self, "era_komi", tuple(
+            (int(year), check_komi(komi, f"before {year} of ruleset {self.name!r}")) for year, komi in self.era_komi))
 
     def with_komi(self, komi: float) -> "Ruleset":
         """The same ruleset with another komi, for komi sweeps.
@@ -127,20 +134,33 @@ class Ruleset:
         >>> get_ruleset("chinese").with_komi(5.5).komi
         5.5
         """
-        return replace(self, komi=komi)
+        return replace(self, komi=komi, era_komi=())
 
-    def for_game(self, handicap: int) -> "Ruleset":
-        """The ruleset as it is played in a game of ``handicap`` stones: at its handicap
-        komi from two stones on, at its even komi otherwise.
+    def for_game(self, handicap: int, year: int | None = None, one_stone: bool = False) -> "Ruleset":
+        """The ruleset as it was played in a game of ``handicap`` stones in ``year``: at its
+        handicap komi from two stones on and in a one-stone game (:func:`is_one_stone_game`:
+        the handicap komi, no compensation, as the weaker player takes Black without
+        stones), else at the komi of the game's era (:attr:`era_komi`), today's when the
+        year is unknown.
 
         Examples
         --------
         >>> get_ruleset("chinese").for_game(3).komi, get_ruleset("aga").for_game(3).komi
         (0.0, 0.5)
-        >>> get_ruleset("chinese").for_game(0).komi
-        7.5
+        >>> get_ruleset("chinese").for_game(0).komi, get_ruleset("chinese").for_game(0, 1990).komi
+        (7.5, 5.5)
+        >>> [get_ruleset("japanese").for_game(0, year).komi for year in (1960, 1980, 2010)]
+        [4.5, 5.5, 6.5]
+        >>> get_ruleset("chinese").for_game(0, one_stone=True).komi
+        0.0
         """
-        return _at_handicap_komi(self) if handicap >= 2 else self
+        if handicap >= 2 or one_stone:
+            return _at_handicap_komi(self)
+        if year is not None and year == year:
+            for before, komi in self.era_komi:
+                if year < before:
+                    return _at_era_komi(self, komi)
+        return self
 
     def white_handicap_bonus(self, handicap: int) -> int:
         """Points White receives for ``handicap`` stones under this ruleset."""
@@ -151,6 +171,32 @@ class Ruleset:
 def _at_handicap_komi(ruleset: Ruleset) -> Ruleset:
     """``ruleset`` at its handicap komi, made once per ruleset (asked for every handicap game)."""
     return ruleset.with_komi(ruleset.handicap_komi)
+
+
+@functools.cache
+def _at_era_komi(ruleset: Ruleset, komi: float) -> Ruleset:
+    """``ruleset`` at the komi of an earlier era, made once per ruleset and komi."""
+    return ruleset.with_komi(komi)
+
+
+PROFESSIONAL_COLLECTIONS = (None, "gogod")
+"""Sources whose games were played off the servers: records from no online server
+(title-match collections) and GoGoD. Their dan ranks are professional, and a game of
+theirs without komi is an even game of its era."""
+
+
+def is_one_stone_game(handicap, komi, source) -> bool:
+    """Whether a game is a server's one-stone handicap: no handicap stones, and a komi of
+    0.5 or less, where the weaker player takes Black (on KGS, komi 0.5). A professional
+    collection's game without komi is an even game of its era instead.
+
+    Examples
+    --------
+    >>> is_one_stone_game(0, 0.5, "kgs"), is_one_stone_game(0, 0.0, None), is_one_stone_game(0, 6.5, "kgs")
+    (True, False, False)
+    """
+    komi = float("nan") if komi is None else float(komi)
+    return not handicap and komi <= 0.5 and source not in PROFESSIONAL_COLLECTIONS
 
 
 def compensation(choice: str, handicap):
@@ -235,17 +281,20 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
         # Chinese 2002: area, counted in zi, komi 3¾ zi; in a handicap game no komi and
         # White gets N for N handicap stones.
         "chinese": _preset(
-            "chinese", "area", 7.5, handicap_bonus="N", ko="positional", shared_points="split"
+            "chinese", "area", 7.5, handicap_bonus="N", ko="positional", shared_points="split",
+            era_komi=((2002, 5.5),),
         ),
         # Chinese practice before the 2001/2002 revision: komi 2¾ zi.
         "chinese-1988": _preset(
             "chinese-1988", "area", 5.5, handicap_bonus="N", ko="positional", shared_points="split"
         ),
         # Japanese 1989 with the 2002 komi: no points in seki, protective moves owed.
-        "japanese": _preset("japanese", "territory", 6.5, seki_tax="seki", refuse_owed=True),
+        "japanese": _preset("japanese", "territory", 6.5, seki_tax="seki", refuse_owed=True,
+                            era_komi=((1975, 4.5), (2003, 5.5))),
         # Korean rules as written; Tygem's server count is a plain count of the board,
         # get_ruleset("korean", refuse_owed=False).
-        "korean": _preset("korean", "territory", 6.5, seki_tax="seki", refuse_owed=True),
+        "korean": _preset("korean", "territory", 6.5, seki_tax="seki", refuse_owed=True,
+                          era_komi=((1998, 5.5),)),
         # Ing: komi 8 with Black winning ties. The handicap compensation is disputed;
         # the default 0 follows KataGo's preset, override with handicap_bonus="N" (OGS).
         "ing": _preset(
@@ -270,6 +319,18 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
     }
 )
 """The named rulesets, by the names the metadata layer records."""
+
+ERA_KOMI_SOURCES: Mapping[str, str] = MappingProxyType(
+    {
+        "chinese": "2¾ zi (5.5 points) in the 1988 rules (Art. 11), 3¾ zi (7.5) from the 2001/2002 "
+                   "revision (docs/RULES.md, Chinese)",
+        "japanese": "set by tournament regulations, not J1989: 4.5 until about 1975, 5.5 from then, "
+                    "6.5 from September 2002 (docs/RULES.md, Japanese); a game of 2002 is taken at 5.5",
+        "korean": "6.5, 5.5 before about 1998 (docs/RULES.md, presets)",
+    }
+)
+"""Where each preset's :attr:`Ruleset.era_komi` comes from; presets not named here have had
+one komi."""
 
 HANDICAP_CONVENTIONS: Mapping[str, str] = MappingProxyType(
     {

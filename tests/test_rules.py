@@ -12,26 +12,27 @@ from rulelab.rules import (CHOICES, PRESETS, Ruleset, get_ruleset, replay_rules,
 # Every setting of every preset, as RULES.md specifies it. The columns are checked against
 # the Ruleset dataclass, so a new setting cannot go untabled.
 COLUMNS = ("scoring", "seki_tax", "handicap_bonus", "suicide", "ko", "tie_break", "komi",
-           "remove_dead", "agreement", "pass_stones", "shared_points", "refuse_owed", "handicap_komi", "dame_policy")
+           "remove_dead", "agreement", "pass_stones", "shared_points", "refuse_owed", "handicap_komi", "era_komi",
+           "dame_policy")
 PRESET_TABLE = {
     "chinese": ("area", "none", "N", "none", "positional", "draw", 7.5, True, True, False, "split", False,
-                0.0, "none"),
+                0.0, ((2002, 5.5),), "none"),
     "chinese-1988": ("area", "none", "N", "none", "positional", "draw", 5.5, True, True, False, "split",
-                     False, 0.0, "none"),
+                     False, 0.0, (), "none"),
     "japanese": ("territory", "seki", "0", "none", "simple", "draw", 6.5, True, True, False, "nobody", True,
-                 0.0, "none"),
+                 0.0, ((1975, 4.5), (2003, 5.5)), "none"),
     "korean": ("territory", "seki", "0", "none", "simple", "draw", 6.5, True, True, False, "nobody", True,
-               0.0, "none"),
+               0.0, ((1998, 5.5),), "none"),
     "ing": ("area", "none", "0", "multi", "positional", "black", 8.0, True, True, False, "pairs", False,
-            0.0, "none"),
+            0.0, (), "none"),
     "aga": ("area", "none", "N-1", "none", "situational", "draw", 7.5, True, True, True, "nobody", False,
-            0.5, "none"),
+            0.5, (), "none"),
     "nz": ("area", "none", "0", "any", "situational", "draw", 7.0, True, True, False, "nobody", False,
-           0.0, "none"),
+           0.0, (), "none"),
     "tromp-taylor": ("area", "none", "0", "multi", "positional", "draw", 7.5, False, False, False, "nobody",
-                     False, 0.0, "none"),
+                     False, 0.0, (), "none"),
     "stone-scoring": ("area", "all", "0", "none", "simple", "draw", 7.5, True, False, False, "nobody",
-                      False, 0.0, "none"),
+                      False, 0.0, (), "none"),
 }
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from rulelab.analysis.inputs import require_columns
+from rulelab.rules import PROFESSIONAL_COLLECTIONS, is_one_stone_game
 
 UNKNOWN = "unknown"
 
@@ -24,9 +25,6 @@ play shaped by strong programs from 2016."""
 RANK_BANDS = ("kyu", "dan 1–4", "dan 5–9", "pro")
 """Rank bands from weakest to strongest; a game falls in the band of its weaker player."""
 
-PROFESSIONAL_COLLECTIONS = (None, "gogod")
-"""Sources whose dan ranks are professional: records from no online server (title-match
-collections write a pro's rank as ``9d``) and GoGoD. On servers a dan rank is amateur."""
 
 STRATA = ("source", "board", "handicap", "era", "komi_in_force", "rank_band")
 """The per-game strata that :func:`game_strata` derives from the games table."""
@@ -117,9 +115,7 @@ def _band_index(ranks: pd.Series, professional: np.ndarray) -> np.ndarray:
 
 
 def is_one_stone(frame: pd.DataFrame) -> pd.Series:
-    """Whether each game is the servers' one-stone handicap: no handicap stones, and the
-    weaker player takes Black at komi 0.5 or less. Games of professional collections
-    (:data:`PROFESSIONAL_COLLECTIONS`) without komi are even games of their era instead.
+    """Whether each game is a server's one-stone handicap (:func:`~rulelab.rules.is_one_stone_game`).
 
     ``frame`` holds ``handicap``, ``komi`` and ``source`` (labels of :func:`game_strata`).
 
@@ -131,8 +127,11 @@ def is_one_stone(frame: pd.DataFrame) -> pd.Series:
     [False, True, False, False]
     """
     require_columns(frame, ["handicap", "komi", "source"], "games")
-    professional = frame["source"].isin([UNKNOWN, *(s for s in PROFESSIONAL_COLLECTIONS if s)])
-    return frame["handicap"].eq(0) & pd.to_numeric(frame["komi"], errors="coerce").le(0.5) & ~professional
+    sources = frame["source"].astype(object).where(frame["source"].notna() & frame["source"].ne(UNKNOWN), None)
+    komi = pd.to_numeric(frame["komi"], errors="coerce").astype(float)
+    handicap = pd.to_numeric(frame["handicap"], errors="coerce").fillna(0)
+    return pd.Series([is_one_stone_game(h, k, s) for h, k, s in zip(handicap, komi, sources)],
+                     index=frame.index, dtype=bool)
 
 
 def is_even(frame: pd.DataFrame) -> pd.Series:

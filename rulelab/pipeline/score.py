@@ -25,7 +25,8 @@ from rulelab.pipeline.checkpoint import Stage
 from rulelab.pipeline.ingest import environment
 from rulelab.position import Position
 from rulelab.read.cycles import WINNERS, repetition
-from rulelab.rules import PRESETS, Ruleset, get_ruleset, played_out, server_ruleset, with_source_dame
+from rulelab.rules import (PRESETS, Ruleset, get_ruleset, is_one_stone_game, played_out, server_ruleset,
+                           with_source_dame)
 from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points
 from rulelab.scoring.tally import TallyRow, analyses_for, tally
 from rulelab.store.layout import SCORES_FILE
@@ -235,9 +236,11 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
     games = []
     for row, verdict in zip(rows, verdicts):
         record = record_ruleset(row, assume_rules, playout)
-        # each ruleset as it is played in this game (its handicap komi), counting open dame
-        # as the record's source leaves them
-        counted = [with_source_dame(r, row["source"]).for_game(row["handicap"] or 0) for r in rulesets]
+        # each ruleset as it was played in this game (its handicap komi, or the komi of the
+        # game's era), counting open dame as the record's source leaves them
+        one_stone = is_one_stone_game(row["handicap"], row["komi"], row["source"])
+        counted = [with_source_dame(r, row["source"]).for_game(row["handicap"] or 0, row["year"], one_stone)
+                   for r in rulesets]
         try:
             position = position_from_row(row)
             verdict = verdict or life.decide(position, rng_seed=seed)
@@ -364,7 +367,7 @@ def scores_stage(rulesets: Sequence[Ruleset], life: str | LifeMethod, komi: floa
     return Stage("scores", SCORES_SCHEMA,
                  partial(_score_batch, rulesets=rulesets, life=life, komi=komi,
                          assume_rules=assume_rules, playout=playout, seed=seed),
-                 options, environment(), reads=(*POSITION_COLUMNS, "result_kind"),
+                 options, environment(), reads=(*POSITION_COLUMNS, "result_kind", "year"),
                  beside=(("life", LIFE_SCHEMA),))
 
 

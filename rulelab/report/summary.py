@@ -168,9 +168,13 @@ def basis_words(basis: str, rulesets) -> str:
     if basis == "user":
         return "each at the komi the run was asked for (--komi)"
     even = ", ".join(f"{PRESETS[r].komi:g}" for r in rulesets if r in PRESETS)
+    eras = "; ".join(f"{r} " + ", ".join(f"{komi:g} before {year}" for year, komi in PRESETS[r].era_komi)
+                     for r in rulesets if r in PRESETS and PRESETS[r].era_komi)
     handicap = ", ".join(f"{PRESETS[r].handicap_komi:g}" for r in rulesets if r in PRESETS)
-    return (f"each at the komi it gives the game (even games {even}; handicap games {handicap}, "
-            "with each ruleset's compensation)")
+    return (f"each at the komi it gives the game (even games {even} today"
+            + (f", and in earlier years the komi of the game's era: {eras}" if eras else "")
+            + f"; handicap games and the servers' one-stone games {handicap}, with each ruleset's "
+              "compensation)")
 
 
 def _playout_sentence(scores: pd.DataFrame, games: pd.DataFrame) -> str:

@@ -270,7 +270,7 @@ def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monk
         except KeyboardInterrupt as cause:
             raise SystemError("kernel returned a result with an exception set") from cause
 
-    row = {"status": "ok", "game_id": "g", "rules": None, "source": None, "komi": None, "handicap": 0,
+    row = {"status": "ok", "game_id": "g", "rules": None, "source": None, "komi": None, "handicap": 0, "year": None,
            "illegal_move_count": 0}
     monkeypatch.setattr(score_run, "position_from_row", lambda row: None)
     monkeypatch.setattr(AutoMethod, "decide", interrupted)
@@ -375,3 +375,23 @@ def test_records_of_the_same_rules_source_and_komi_share_one_ruleset():
     assert first is again and first.komi == 6.5
     assert score_run.record_ruleset({**row, "komi": 0.25}) is None  # no multiple of 0.5
     assert score_run.record_ruleset({**row, "komi": 0.5}).komi == 0.5
+
+
+def test_standard_komi_is_the_one_the_players_saw(tmp_path):
+    """A 1980 title game at the komi of its era; a server's one-stone game (komi ½, no
+    handicap stones) at each ruleset's handicap komi; a game of today at today's komi."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    moves = ";B[pd];W[dp];B[pp];W[dd]"
+    (folder / "title.sgf").write_text(f"(;GM[1]SZ[19]DT[1980-05-02]RE[B+R]{moves})")
+    (folder / "one-stone.sgf").write_text(f"(;GM[1]SZ[19]KM[0.5]PC[The KGS Go Server]DT[2010-01-01]RE[W+R]{moves})")
+    (folder / "today.sgf").write_text(f"(;GM[1]SZ[19]KM[6.5]DT[2010-01-01]RE[B+R]{moves})")
+    score([folder], tmp_path / "run", rules=["japanese", "chinese", "aga"], jobs=1)
+    scores = pd.read_parquet(tmp_path / "run" / "scores.parquet")
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet")[["game_id", "source_path"]]
+    standard = scores[scores.komi_source == "standard"].merge(games, on="game_id")
+    komi = standard.assign(file=standard.source_path.str.rsplit("/", n=1).str[-1]).pivot(
+        index="file", columns="ruleset", values="komi")
+    assert komi.loc["title.sgf"].to_dict() == {"aga": 7.5, "chinese": 5.5, "japanese": 5.5}
+    assert komi.loc["one-stone.sgf"].to_dict() == {"aga": 0.5, "chinese": 0.0, "japanese": 0.0}
+    assert komi.loc["today.sgf"].to_dict() == {"aga": 7.5, "chinese": 7.5, "japanese": 6.5}
