@@ -191,3 +191,36 @@ def test_validation_shows_a_bar_over_the_misses_it_explains(tmp_path, monkeypatc
     validate([tmp_path / "games"], tmp_path / "run", jobs=1, progress=True)
     shown = capsys.readouterr().err
     assert "explaining misses" in shown and "1/1" in shown
+
+
+def test_piped_output_gets_a_line_of_games_rate_and_eta_every_few_seconds(tmp_path, monkeypatch, capsys):
+    import time
+
+    from rulelab import ticker
+
+    (tmp_path / "a.sgf").write_bytes(GAME)
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
+    monkeypatch.setattr(ticker, "LINE_EVERY", 0.05)
+    stats = ReadStats()
+    shown = progress.RunProgress([str(tmp_path)], enabled=True, stats=stats)
+    stats.bytes_read = len(GAME) // 2
+    shown.done({"games": 3})
+    time.sleep(0.3)
+    shown.close()
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) >= 3
+    assert lines[-1].startswith("rulelab: 3 games done, ") and "50% of the input read, ETA " in lines[-1]
+
+
+def test_a_terminal_gets_the_bar_and_no_heartbeat_lines(tmp_path, monkeypatch, capsys):
+    import time
+
+    from rulelab import ticker
+
+    (tmp_path / "a.sgf").write_bytes(GAME)
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    monkeypatch.setattr(ticker, "LINE_EVERY", 0.05)
+    shown = progress.RunProgress([str(tmp_path)], enabled=True, stats=ReadStats())
+    time.sleep(0.2)
+    shown.close()
+    assert "games done" not in capsys.readouterr().err

@@ -96,10 +96,15 @@ def test_report_refuses_to_write_inside_the_run_folder(run):
         build_report(run, run / "report")
 
 
-def test_report_builds_from_games_alone(tmp_path):
+def test_report_builds_from_games_alone_saying_which_part_it_is_on(tmp_path, monkeypatch, capsys):
+    from rulelab import ticker
+
     games, scores = games_with_resignations()
     folder = write_run(tmp_path / "run", games, scores.iloc[:0])
+    monkeypatch.setattr(ticker, "LINE_EVERY", 0.01)
     index = build_report(folder, tmp_path / "out", **FAST)
+    assert re.search(r"^rulelab: building the report: part \d+ of \d+ \(\w+\) \(\d+ s\)$",
+                     capsys.readouterr().err, re.MULTILINE)
     text = (index.parent / "report.md").read_text()
     assert "Not shown: no game is both settled and scored" in text
     assert pd.read_csv(index.parent / "published.csv").games.iloc[0] == 12
