@@ -10,6 +10,7 @@ figure shows is transliterated to ASCII instead (:func:`legible`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -26,13 +27,19 @@ _WIDE = re.compile("[\u2e80-\U0010ffff]+")
 @cache
 def cjk_font() -> str | None:
     """The family name of an installed font with CJK glyphs, registered with matplotlib
-    (whose font list may predate the font's installation); None when there is none."""
+    (whose font list may predate the font's installation); None when there is none.
+
+    It is registered at the normal weight, which the figures ask for: WenQuanYi Zen Hei
+    declares itself medium, and matplotlib warns of every weight it cannot match."""
     from matplotlib import font_manager
 
     found = {Path(path).name: path for path in font_manager.findSystemFonts()}
     for name in CJK_FONT_FILES:
         if name in found:
-            font_manager.fontManager.addfont(found[name])
+            manager = font_manager.fontManager
+            manager.addfont(found[name])
+            manager.ttflist = [replace(entry, weight="normal") if entry.fname == found[name] else entry
+                               for entry in manager.ttflist]
             return font_manager.FontProperties(fname=found[name]).get_name()
     return None
 

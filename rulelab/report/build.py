@@ -19,6 +19,7 @@ from pathlib import Path
 from rulelab.errors import InputError
 from rulelab.ticker import Heartbeat
 from rulelab.report.blocks import Workspace, json_text
+from rulelab.report.explorer import write_explorer
 from rulelab.report.render import render_html, render_markdown
 
 
@@ -66,7 +67,8 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
             for number, (key, build) in enumerate(SECTIONS.items(), 1):
                 under_way[0] = f"part {number} of {len(SECTIONS)} ({key})"
                 sections.append(build(tables, workspace))
-            under_way[0] = "writing the pages"
+            under_way[0] = "writing the pages and the explorer"
+            write_explorer(tables, staging)
             title = f"rulelab report: {tables.run.collection} ({len(tables.run.games):,} game records)"
             (staging / "report.md").write_text(render_markdown(sections, title), encoding="utf-8")
             (staging / "index.html").write_text(render_html(sections, title), encoding="utf-8")

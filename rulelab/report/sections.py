@@ -26,6 +26,7 @@ from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strat
 from rulelab.analysis.verdict import stored_verdict
 from rulelab.position import Position
 from rulelab.report.blocks import Code, Section, Text, Workspace, json_text
+from rulelab.report.front import glossary_section, summary_section
 from rulelab.report.komi_sections import (komi_section, margins_section, published_section, rekomi_section,
                                           strata_section)
 from rulelab.report.rules_cases import rules_cases_section
@@ -304,6 +305,7 @@ def _grid(game: pd.Series, column: str) -> np.ndarray | None:
 
 
 SECTIONS = {
+    "summary": summary_section,
     "findings": findings_section,
     "model": model_section,
     "overview": overview_section,
@@ -316,7 +318,9 @@ SECTIONS = {
     "strata": strata_section,
     "rekomi": rekomi_section,
     "published": published_section,
+    "glossary": glossary_section,
     "provenance": provenance_section,
 }
-"""Report parts in their order, the findings first and the provenance as an appendix;
+"""Report parts in their order, the headline table and the findings first, the glossary
+and the provenance last;
 each maps (ReportTables, Workspace) → Section."""
