@@ -134,10 +134,10 @@ def _games(tables, ids: list[str]) -> dict[str, dict]:
         game = games.loc[game_id]
         entry = {
             "rows": int(game["board_rows"]), "cols": int(game["board_cols"]),
-            "board": _digits(game["board"]), "moves": _moves(game.get("moves")),
-            "black": _text(game["black_player"]), "white": _text(game["white_player"]),
-            "result": _text(game["result_raw"]), "komi": _number(game["komi"]),
-            "date": _text(game["date_raw"]), "event": _text(game["event"]),
+            "board": _digits(game.get("board")), "moves": _moves(game.get("moves")),
+            "black": _text(game.get("black_player")), "white": _text(game.get("white_player")),
+            "result": _text(game.get("result_raw")), "komi": _number(game.get("komi")),
+            "date": _text(game.get("date_raw")), "event": _text(game.get("event")),
             "counts": {basis: by_game[basis].get(game_id, {}) for basis in by_game},
         }
         if life is not None and game_id in life.index:
