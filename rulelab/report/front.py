@@ -70,7 +70,7 @@ def summary_section(tables: "ReportTables", out: Workspace) -> Section:
     else:
         blocks.append(Text("No headline figure: no game is settled and scored under two of "
                            f"{', '.join(MAIN_RULESETS)}, and none can be fitted for komi."))
-    blocks.append(Text("Every linked figure opens the game explorer (explorer.html) filtered to the "
+    blocks.append(Text("Every linked figure opens the game explorer ([explorer.html](explorer.html)) filtered to the "
                        "games it counts: a table that sorts and filters, and each game's board with "
                        "its dead stones, the points each ruleset counts, every ruleset's count and a "
                        "move slider."))

@@ -41,7 +41,7 @@ def test_the_report_opens_with_the_headline_table(report):
 def test_the_explorer_holds_every_disagreement_and_the_games_behind_them(report):
     data = explorer_data(report)
     attribution = pd.read_csv(report / "attribution.csv")
-    rows = pd.DataFrame(data["rows"])
+    rows = pd.DataFrame(data["rows"], columns=data["columns"])
     assert len(rows) == len(attribution)
     assert sorted(zip(rows.komi_basis, rows.game_id, rows.ruleset_a, rows.ruleset_b)) == sorted(
         zip(attribution.komi_basis, attribution.game_id, attribution.ruleset_a, attribution.ruleset_b))

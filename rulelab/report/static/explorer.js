@@ -4,9 +4,10 @@
 "use strict";
 
 const DATA = window.RULELAB_EXPLORER;
+DATA.rows = DATA.rows.map((values) => Object.fromEntries(DATA.columns.map((name, k) => [name, values[k]])));
 const FILTERS = ["basis", "pair", "cause", "band", "trusted", "even", "source", "per"];
 const COLUMNS = [
-  ["komi_basis", "komi basis"], ["game_id", "game"], ["pair", "pair"], ["verdicts", "verdicts (a vs b)"],
+  ["komi_basis", "komi basis"], ["game_id", "game"], ["pair", "rulesets a / b"], ["verdicts", "winners a / b"],
   ["main_cause", "main cause"], ["difference", "margin a − b"], ["settled", "settled"],
   ["reproduced", "reproduces record"], ["status_case", "status case"], ["source", "source"],
 ];
@@ -124,8 +125,9 @@ function showTable() {
   body.replaceChildren(...rows.map((row) => {
     const tr = el("tr", { "data-row": row.row, "data-game": row.game_id, class: row.row === state.row ? "open" : "" });
     const cells = {
-      ...row, game_id: row.game_id.slice(0, 10), pair: row.pair.replace("–", " vs "),
-      verdicts: `${row.ruleset_a} ${verdict(row.winner_a, row.margin_a)} vs ${row.ruleset_b} ${verdict(row.winner_b, row.margin_b)}`,
+      ...row, game_id: row.game_id.slice(0, 10),
+      pair: `${row.ruleset_a} / ${row.ruleset_b}`, main_cause: row.main_cause.replaceAll("_", " "),
+      verdicts: `${verdict(row.winner_a, row.margin_a)} / ${verdict(row.winner_b, row.margin_b)}`,
     };
     for (const [key] of COLUMNS) tr.append(el("td", {}, String(cells[key] ?? "")));
     tr.addEventListener("click", () => openRow(row));
@@ -203,7 +205,7 @@ function owner(rules, code) {
 }
 
 function drawBoard(game, stones, final) {
-  const { rows, cols } = game, cell = 24, pad = 20;
+  const { rows, cols } = game, cell = Math.min(22, Math.floor(400 / Math.max(rows, cols))), pad = 16;
   const svg = el("svg", { id: "board", viewBox: `0 0 ${cols * cell + 2 * pad} ${rows * cell + 2 * pad}`,
     width: cols * cell + 2 * pad, "data-stones": stones.join("") }, null, SVG);
   svg.append(el("rect", { x: 0, y: 0, width: cols * cell + 2 * pad, height: rows * cell + 2 * pad, fill: "#e3b565" }, null, SVG));
@@ -214,17 +216,17 @@ function drawBoard(game, stones, final) {
   const rules = DATA.rulesets[state.ruleset] || {};
   for (let p = 0; p < rows * cols; p++) {
     const x = at(p % cols), y = at(Math.floor(p / cols));
+    const isDead = Boolean(stones[p] && dead && dead[p] === "1");
     if (stones[p]) {
-      const isDead = dead && dead[p] === "1";
       svg.append(el("circle", { cx: x, cy: y, r: cell * 0.46, fill: stones[p] === 1 ? "#111" : "#fafafa",
         stroke: "#111", "stroke-width": 0.8, opacity: isDead ? 0.45 : 1, class: isDead ? "dead" : "stone" }, null, SVG));
-      if (isDead) svg.append(el("path", { d: `M${x - 6} ${y - 6}L${x + 6} ${y + 6}M${x + 6} ${y - 6}L${x - 6} ${y + 6}`, stroke: "#d00", "stroke-width": 2, class: "dead-mark", "data-point": p }, null, SVG));
-      if (final && game.seki && game.seki[p] === "1") svg.append(el("circle", { cx: x, cy: y, r: 3.5, fill: "#888", class: "seki-mark", "data-point": p }, null, SVG));
     }
-    if (final && game.classes && (!stones[p] || (dead && dead[p] === "1"))) {
+    if (final && game.classes && (!stones[p] || isDead)) {
       const colour = owner(rules, Number(game.classes[p]));
-      if (colour) svg.append(el("rect", { x: x - 5, y: y - 5, width: 10, height: 10, fill: colour === 1 ? "#111" : "#fff", stroke: "#555", "stroke-width": 0.6, class: "owner", "data-owner": colour }, null, SVG));
+      if (colour) svg.append(el("rect", { x: x - 4, y: y - 4, width: 8, height: 8, fill: colour === 1 ? "#111" : "#fff", stroke: "#555", "stroke-width": 0.6, class: "owner", "data-owner": colour }, null, SVG));
     }
+    if (isDead) svg.append(el("path", { d: `M${x - 7} ${y - 7}L${x + 7} ${y + 7}M${x + 7} ${y - 7}L${x - 7} ${y + 7}`, stroke: "#d00", "stroke-width": 2.2, class: "dead-mark", "data-point": p }, null, SVG));
+    if (final && stones[p] && game.seki && game.seki[p] === "1") svg.append(el("circle", { cx: x, cy: y, r: 3.5, fill: "#888", class: "seki-mark", "data-point": p }, null, SVG));
   }
   return svg;
 }
@@ -237,13 +239,13 @@ function countsTable(game, row) {
   head.append(el("th", {}, "count"));
   for (const name of names) head.append(el("th", { class: name === state.ruleset ? "chosen" : "" }, name));
   table.append(head);
-  const fields = Object.keys(counts[names[0]] || {});
-  for (const field of fields) {
+  DATA.count_fields.forEach((field, k) => {
+    if (names.every((name) => counts[name][k] === null)) return;  // a column this run's scores lack
     const tr = el("tr");
     tr.append(el("td", {}, field.replaceAll("_", " ")));
-    for (const name of names) tr.append(el("td", { "data-ruleset": name, "data-field": field }, String(counts[name][field] ?? "")));
+    for (const name of names) tr.append(el("td", { "data-ruleset": name, "data-field": field }, String(counts[name][k] ?? "")));
     table.append(tr);
-  }
+  });
   return table;
 }
 
