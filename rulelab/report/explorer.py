@@ -209,8 +209,8 @@ body{{font-family:sans-serif;margin:0;display:flex;height:100vh;font-size:14px}}
 #list{{flex:1 1 50%;overflow:auto;padding:.5rem 1rem;border-right:1px solid #ccc}}
 #game{{flex:1 1 50%;overflow:auto;padding:.5rem 1rem}}
 #game p{{margin:.3rem 0}}
-table{{border-collapse:collapse;font-size:12px}}
-td,th{{border:1px solid #ddd;padding:2px 5px;text-align:right;white-space:nowrap}}
+table{{border-collapse:collapse;font-size:11px}}
+td,th{{border:1px solid #ddd;padding:2px 4px;text-align:right;white-space:nowrap}}
 th{{background:#f0f0f0;cursor:pointer;position:sticky;top:0}}
 #rows tr{{cursor:pointer}} #rows tr:hover{{background:#eef}} #rows tr.open{{background:#dde}}
 #filters label{{margin-right:.6rem;display:inline-block}} #filters select{{max-width:12rem}}
