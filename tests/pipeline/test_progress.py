@@ -150,16 +150,20 @@ def test_the_bar_has_a_total_only_on_a_terminal(tmp_path, monkeypatch, shown):
     bar.close()
 
 
-def test_the_bar_is_redrawn_while_no_unit_finishes(tmp_path, monkeypatch, capsys):
+def test_the_bar_is_redrawn_while_no_unit_finishes_and_needs_no_heartbeat(tmp_path, monkeypatch, capsys):
     import time
+
+    from rulelab import ticker
 
     (tmp_path / "a.sgf").write_bytes(GAME)
     monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
     monkeypatch.setattr(progress, "REFRESH", 0.05)
+    monkeypatch.setattr(ticker, "LINE_EVERY", 0.05)
     bar = progress.RunProgress([str(tmp_path)], enabled=True, stats=ReadStats())
     time.sleep(0.5)
     bar.close()
-    assert capsys.readouterr().err.count("reading:") >= 6  # 3 without the redraws
+    shown = capsys.readouterr().err
+    assert shown.count("reading:") >= 6 and "games done" not in shown  # 3 redraws without the ticker
 
 
 def test_two_checkouts_of_the_same_code_have_their_own_cache(tmp_path, monkeypatch):
@@ -211,16 +215,3 @@ def test_piped_output_gets_a_line_of_games_rate_and_eta_every_few_seconds(tmp_pa
     assert len(lines) >= 3
     assert lines[-1].startswith("rulelab: 3 games done, ") and "50% of the input read, ETA " in lines[-1]
 
-
-def test_a_terminal_gets_the_bar_and_no_heartbeat_lines(tmp_path, monkeypatch, capsys):
-    import time
-
-    from rulelab import ticker
-
-    (tmp_path / "a.sgf").write_bytes(GAME)
-    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
-    monkeypatch.setattr(ticker, "LINE_EVERY", 0.05)
-    shown = progress.RunProgress([str(tmp_path)], enabled=True, stats=ReadStats())
-    time.sleep(0.2)
-    shown.close()
-    assert "games done" not in capsys.readouterr().err

@@ -4,7 +4,6 @@ run of 60 KGS games, checked against the run's own tables."""
 
 import re
 import shutil
-import tarfile
 from urllib.parse import parse_qs
 
 import numpy as np
@@ -36,21 +35,10 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def run(corpora, tmp_path_factory):
-    """60 KGS games scored, and their report (with its explorer)."""
-    from rulelab.pipeline.run import score
-
-    root = tmp_path_factory.mktemp("explorer")
-    records = root / "records"
-    records.mkdir()
-    with tarfile.open(corpora / "kgs-dev.tar.xz", "r|xz") as archive:
-        for count, member in enumerate(m for m in archive if m.name.endswith(".sgf")):
-            (records / f"{count:02d}.sgf").write_bytes(archive.extractfile(member).read())
-            if count == 59:
-                break
-    score([records], root / "run", jobs=1)
-    build_report(root / "run", root / "report", **FAST)
-    return root
+def run(kgs_run):
+    """60 KGS games scored, and their report (with its explorer) beside the run."""
+    build_report(kgs_run, kgs_run.parent / "report", **FAST)
+    return kgs_run.parent
 
 
 def opened(browser, run, view: str = ""):

@@ -189,22 +189,10 @@ def test_marks_are_the_points_the_scorer_counted():
 
 
 @pytest.mark.slow
-def test_report_builds_end_to_end_from_records(corpora, tmp_path):
+def test_report_builds_end_to_end_from_records(kgs_run, tmp_path):
     """Records → ingest → life → scores → report, on 60 real KGS games (counted and resigned)."""
-    import tarfile
-
-    from rulelab.pipeline.run import score
-
-    folder = tmp_path / "records"
-    folder.mkdir()
-    with tarfile.open(corpora / "kgs-dev.tar.xz", "r|xz") as archive:
-        for count, member in enumerate(m for m in archive if m.name.endswith(".sgf")):
-            (folder / f"{count:02d}.sgf").write_bytes(archive.extractfile(member).read())
-            if count == 59:
-                break
-    score([folder], tmp_path / "run", jobs=1)
-    index = build_report(tmp_path / "run", tmp_path / "report", **FAST)
-    assert len(pd.read_parquet(tmp_path / "run" / "games.parquet")) == 60
+    index = build_report(kgs_run, tmp_path / "report", **FAST)
+    assert len(pd.read_parquet(kgs_run / "games.parquet")) == 60
     built = files(index.parent)
     assert {"report.md", "divergence_matrix_common.png", "komi_curves.png", "rulesets.csv"} <= set(built)
     assert b"kgs" in built["report.md"]
