@@ -18,7 +18,8 @@ import pandas as pd
 from rulelab.analysis.divergence import COMMON_KOMI
 from rulelab.analysis.findings import (MAIN_RULESETS, TRUSTED_CONFIDENCE, TRUSTED_METHODS, cause_shares,
                                        pair_rates)
-from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS
+from rulelab.analysis.komi import fair_komi
+from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS, komi_population
 from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.stats import wilson_interval
 from rulelab.report.blocks import Section, Text, Workspace
@@ -130,18 +131,27 @@ def _cause_rows(tables: "ReportTables") -> list[dict]:
 
 
 def _komi_rows(tables: "ReportTables") -> list[dict]:
-    """The fair komi of each counting fitted on the main board's even games."""
-    fits = tables.even_fits
-    fits = fits[(fits["variant"] == "counted+censored") & fits["converged"].astype(bool)]
-    return [{
-        "figure": (f"Fair komi, {tables.main_board}, "
-                   + ("recorded results" if row.ruleset == RECORD else f"{row.ruleset} counting")),
-        "value": f"{row.fair_komi:.1f} points", "95% interval": f"{row.ci_low:.1f}–{row.ci_high:.1f}",
-        "n": f"{int(row.games):,} even games",
-        "meaning": f"Black wins half the even games at this komi ({term('fair komi')}; "
-                   f"{int(row.censored):,} resigned or timed out)",
-        "section": "[Komi](#komi)", "games": "",
-    } for row in fits.itertuples()]
+    """The fair komi of each counting: on the main board's even games (the komi section's
+    fits), then on each other board size the collection has even games on."""
+    fits = {tables.main_board: tables.even_fits}
+    outcomes = tables.outcomes
+    for board in sorted(set(outcomes.get("board", pd.Series(dtype=str)).dropna()) - {tables.main_board, "unknown"}):
+        population = komi_population(outcomes, tables.outliers, board)
+        if not population.empty:
+            fits[board] = fair_komi(population)
+    rows = []
+    for board, table in fits.items():
+        table = table[(table["variant"] == "counted+censored") & table["converged"].astype(bool)]
+        rows += [{
+            "figure": f"Fair komi, {board}, " + ("recorded results" if row.ruleset == RECORD
+                                                 else f"{row.ruleset} counting"),
+            "value": f"{row.fair_komi:.1f} points", "95% interval": f"{row.ci_low:.1f}–{row.ci_high:.1f}",
+            "n": f"{int(row.games):,} even games",
+            "meaning": f"Black wins half the even games at this komi ({term('fair komi')}; "
+                       f"{int(row.censored):,} resigned or timed out)",
+            "section": "[Komi](#komi)", "games": "",
+        } for row in table.itertuples()]
+    return rows
 
 
 def _record_rows(tables: "ReportTables") -> list[dict]:

@@ -235,7 +235,7 @@ def examples_section(tables: ReportTables, out: Workspace) -> Section:
         parts = ", ".join(f"{c} {getattr(row, p):+g}" for c, p in zip(CAUSES, PARTS) if getattr(row, p) != 0)
         verdicts = (f"{row.ruleset_a} {verdict_text(row.winner_a, row.margin_a)} vs "
                     f"{row.ruleset_b} {verdict_text(row.winner_b, row.margin_b)}")
-        title = f"{game_title(game)}\n{verdicts}; main cause: {row.cause}"
+        title = f"{game_title(game)}\n{verdicts} (each at its {row.komi_basis} komi); main cause: {row.cause}"
         figure = diagrams.draw_board(board, title=title, marks=marks, dead=dead, seki=seki,
                                      mark_label=diagrams.mark_label(row.cause))
         blocks.append(out.figure(f"example_{k:02d}_{row.cause}", figure,

@@ -32,7 +32,9 @@ def test_the_report_opens_with_the_headline_table(report):
     summary = pd.read_csv(report / "summary.csv")
     divergence = summary[summary["figure"].str.contains("different winners")]
     rates = pd.read_csv(report / "findings_rates.csv")
-    assert len(divergence) == 3 and summary["figure"].str.startswith("Fair komi").any()
+    assert len(divergence) == 3
+    assert summary["figure"].str.startswith("Fair komi, 19x19").any()  # the main board's ...
+    assert summary["figure"].str.startswith("Fair komi, 9x9").any()  # ... and each other size's
     assert divergence["games"].str.match(r"\[\d+ games\]\(explorer\.html#basis=\w+&pair=.+&even=1&n=\d+\)").all()
     assert set(summary["section"]) <= {"[Findings](#findings)", "[Komi](#komi)", "[Why](#attribution)"}
     assert not rates.empty
