@@ -163,7 +163,7 @@ def _record_rows(tables: "ReportTables") -> list[dict]:
     return [{
         "figure": "Same winner as the record", "value": _percent(agree / counted),
         "95% interval": f"{_percent(low)}–{_percent(high)}", "n": f"{agree:,} of {counted:,} counted games",
-        "meaning": f"rulelab's count under the record's rules ({term('outlier')}s included)",
+        "meaning": f"rulelab's count under the record's rules ({term('outlier')} games included)",
         "section": "[Findings](#findings)", "games": "",
     }]
 
