@@ -66,7 +66,8 @@ def write_explorer(tables, folder: Path) -> None:
     """Write the explorer of ``tables`` (:class:`~rulelab.report.shared.ReportTables`) into ``folder``."""
     rows = explorer_rows(tables)
     data = {"columns": list(rows.columns),  # the rows as lists, their keys once: a third of the bytes
-            "rows": [[_plain(value) for value in row] for row in rows.itertuples(index=False)], "games": _games(tables, sorted(set(rows["game_id"]))),
+            "rows": [[_plain(value) for value in row] for row in rows.itertuples(index=False)],
+            "games": _games(tables, sorted(set(rows["game_id"]))),
             "rulesets": _rulesets(tables), "bands": [band for *_, band in MARGIN_BANDS],
             "bands_limits": [[low, None if np.isinf(high) else high] for low, high, _ in MARGIN_BANDS],
             "main": list(MAIN_RULESETS), "common_komi": COMMON_KOMI, "count_fields": list(COUNT_FIELDS)}

@@ -71,8 +71,8 @@ def summary_section(tables: "ReportTables", out: Workspace) -> Section:
     else:
         blocks.append(Text("No headline figure: no game is settled and scored under two of "
                            f"{', '.join(MAIN_RULESETS)}, and none can be fitted for komi."))
-    blocks.append(Text("Every linked figure opens the game explorer ([explorer.html](explorer.html)) filtered to the "
-                       "games it counts: a table that sorts and filters, and each game's board with "
+    blocks.append(Text("Every linked figure opens the game explorer ([explorer.html](explorer.html)) "
+                       "filtered to the games it counts: a table that sorts and filters, and each game's board with "
                        "its dead stones, the points each ruleset counts, every ruleset's count and a "
                        "move slider."))
     return Section("summary", "At a glance", blocks)
@@ -105,7 +105,8 @@ def _divergence_rows(tables: "ReportTables") -> list[dict]:
             "meaning": f"how often the rules decide who wins a {term('settled')} even game "
                        f"({term('komi basis')})",
             "section": "[Findings](#findings)",
-            "games": f"[{row.disagreements:,} games]({view_link(basis=row.komi_basis, pair=row.pair, even=1, n=row.disagreements)})",
+            "games": f"[{row.disagreements:,} games]"
+                     f"({view_link(basis=row.komi_basis, pair=row.pair, even=1, n=row.disagreements)})",
         })
     return rows
 
@@ -125,7 +126,8 @@ def _cause_rows(tables: "ReportTables") -> list[dict]:
                 "n": f"{row.disagreements:,} of {total:,} game × pair",
                 "meaning": f"share of the disagreements this mechanism alone decides ({term('main cause')})",
                 "section": "[Why](#attribution)",
-                "games": f"[{row.disagreements:,} rows]({view_link(basis=basis, pair='main', cause=row.main_cause, n=row.disagreements)})",
+                "games": f"[{row.disagreements:,} rows]"
+                         f"({view_link(basis=basis, pair='main', cause=row.main_cause, n=row.disagreements)})",
             })
     return rows
 
@@ -135,7 +137,8 @@ def _komi_rows(tables: "ReportTables") -> list[dict]:
     fits), then on each other board size the collection has even games on."""
     fits = {tables.main_board: tables.even_fits}
     outcomes = tables.outcomes
-    for board in sorted(set(outcomes.get("board", pd.Series(dtype=str)).dropna()) - {tables.main_board, "unknown"}):
+    boards = set(outcomes.get("board", pd.Series(dtype=str)).dropna()) - {tables.main_board, "unknown"}
+    for board in sorted(boards):
         population = komi_population(outcomes, tables.outliers, board)
         if not population.empty:
             fits[board] = fair_komi(population)

@@ -110,7 +110,8 @@ def divergence_section(tables: ReportTables, out: Workspace) -> Section:
         blocks += [
             out.figure(f"divergence_matrix_{basis}", plots.plot_disagreement(
                 matrix, title=f"Rulesets naming different winners at {label} (n = {total:,} games)"),
-                f"Share of games (with its 95% interval and count) on which each pair of rulesets names different winners, "
+                f"Share of games (with its 95% interval and count) on which each pair of rulesets names "
+                f"different winners, "
                 f"at {label}."),
             out.table(f"divergence_counts_{basis}", matrix_wide(matrix, "disagreements").reset_index(),
                       f"Games (of {total:,}) on which two rulesets name different winners, at {label}",

@@ -142,7 +142,8 @@ def _divergence_sentences(rates: pd.DataFrame, causes: pd.DataFrame, present: li
     bands = bands[bands["games"] > 0]
     if not bands.empty:
         text += (" By how close the game was (the smaller absolute margin at common komi): "
-                 + "; ".join(f"{row.band}: {_share(row.disagreements, row.games, games_of('common', 'any', band=row.band))} "
+                 + "; ".join(f"{row.band}: "
+                             f"{_share(row.disagreements, row.games, games_of('common', 'any', band=row.band))} "
                              f"of {row.games:,}"
                              for row in bands.itertuples()) + ".")
     sentences = [text]
@@ -151,7 +152,8 @@ def _divergence_sentences(rates: pd.DataFrame, causes: pd.DataFrame, present: li
         for basis, rows in causes.groupby("komi_basis", sort=False):
             label_basis = f"at komi {COMMON_KOMI:g}" if basis == "common" else f"at {basis} komi"
             top = "; ".join(f"{CAUSE_WORDS.get(row.main_cause, row.main_cause)} "
-                            f"[{row.share:.0%}]({view_link(basis=basis, pair='main', cause=row.main_cause, **only, n=row.disagreements)}) "
+                            f"[{row.share:.0%}]"
+                            f"({view_link(basis=basis, pair='main', cause=row.main_cause, **only, n=row.disagreements)}) "
                             f"({row.pairs})" for row in rows.head(3).itertuples())
             parts.append(f"{label_basis} ({int(rows['disagreements'].sum()):,} game × pair "
                          f"disagreements): {top}")

@@ -206,27 +206,36 @@ function owner(rules, code) {
 
 function drawBoard(game, stones, final) {
   const { rows, cols } = game, cell = Math.min(22, Math.floor(400 / Math.max(rows, cols))), pad = 16;
-  const svg = el("svg", { id: "board", viewBox: `0 0 ${cols * cell + 2 * pad} ${rows * cell + 2 * pad}`,
-    width: cols * cell + 2 * pad, "data-stones": stones.join("") }, null, SVG);
-  svg.append(el("rect", { x: 0, y: 0, width: cols * cell + 2 * pad, height: rows * cell + 2 * pad, fill: "#e3b565" }, null, SVG));
+  const width = cols * cell + 2 * pad, height = rows * cell + 2 * pad;
+  const svg = el("svg", { id: "board", viewBox: `0 0 ${width} ${height}`, width, "data-stones": stones.join("") },
+    null, SVG);
+  const put = (tag, attributes) => svg.append(el(tag, attributes, null, SVG));
   const at = (i) => pad + cell / 2 + i * cell;
-  for (let r = 0; r < rows; r++) svg.append(el("line", { x1: at(0), y1: at(r), x2: at(cols - 1), y2: at(r), stroke: "#333", "stroke-width": 0.8 }, null, SVG));
-  for (let c = 0; c < cols; c++) svg.append(el("line", { x1: at(c), y1: at(0), x2: at(c), y2: at(rows - 1), stroke: "#333", "stroke-width": 0.8 }, null, SVG));
+  const grid = { stroke: "#333", "stroke-width": 0.8 };
+  put("rect", { x: 0, y: 0, width, height, fill: "#e3b565" });
+  for (let r = 0; r < rows; r++) put("line", { x1: at(0), y1: at(r), x2: at(cols - 1), y2: at(r), ...grid });
+  for (let c = 0; c < cols; c++) put("line", { x1: at(c), y1: at(0), x2: at(c), y2: at(rows - 1), ...grid });
   const dead = final && game.dead ? (game.dead_under[state.ruleset] || game.dead) : null;
   const rules = DATA.rulesets[state.ruleset] || {};
   for (let p = 0; p < rows * cols; p++) {
     const x = at(p % cols), y = at(Math.floor(p / cols));
     const isDead = Boolean(stones[p] && dead && dead[p] === "1");
     if (stones[p]) {
-      svg.append(el("circle", { cx: x, cy: y, r: cell * 0.46, fill: stones[p] === 1 ? "#111" : "#fafafa",
-        stroke: "#111", "stroke-width": 0.8, opacity: isDead ? 0.45 : 1, class: isDead ? "dead" : "stone" }, null, SVG));
+      put("circle", { cx: x, cy: y, r: cell * 0.46, fill: stones[p] === 1 ? "#111" : "#fafafa", stroke: "#111",
+        "stroke-width": 0.8, opacity: isDead ? 0.45 : 1, class: isDead ? "dead" : "stone" });
     }
-    if (final && game.classes && (!stones[p] || isDead)) {
-      const colour = owner(rules, Number(game.classes[p]));
-      if (colour) svg.append(el("rect", { x: x - 4, y: y - 4, width: 8, height: 8, fill: colour === 1 ? "#111" : "#fff", stroke: "#555", "stroke-width": 0.6, class: "owner", "data-owner": colour }, null, SVG));
+    const colour = final && game.classes && (!stones[p] || isDead) ? owner(rules, Number(game.classes[p])) : 0;
+    if (colour) {
+      put("rect", { x: x - 4, y: y - 4, width: 8, height: 8, fill: colour === 1 ? "#111" : "#fff", stroke: "#555",
+        "stroke-width": 0.6, class: "owner", "data-owner": colour });
     }
-    if (isDead) svg.append(el("path", { d: `M${x - 7} ${y - 7}L${x + 7} ${y + 7}M${x + 7} ${y - 7}L${x - 7} ${y + 7}`, stroke: "#d00", "stroke-width": 2.2, class: "dead-mark", "data-point": p }, null, SVG));
-    if (final && stones[p] && game.seki && game.seki[p] === "1") svg.append(el("circle", { cx: x, cy: y, r: 3.5, fill: "#888", class: "seki-mark", "data-point": p }, null, SVG));
+    if (isDead) {
+      put("path", { d: `M${x - 7} ${y - 7}L${x + 7} ${y + 7}M${x + 7} ${y - 7}L${x - 7} ${y + 7}`, stroke: "#d00",
+        "stroke-width": 2.2, class: "dead-mark", "data-point": p });
+    }
+    if (final && stones[p] && game.seki && game.seki[p] === "1") {
+      put("circle", { cx: x, cy: y, r: 3.5, fill: "#888", class: "seki-mark", "data-point": p });
+    }
   }
   return svg;
 }
@@ -243,7 +252,9 @@ function countsTable(game, row) {
     if (names.every((name) => counts[name][k] === null)) return;  // a column this run's scores lack
     const tr = el("tr");
     tr.append(el("td", {}, field.replaceAll("_", " ")));
-    for (const name of names) tr.append(el("td", { "data-ruleset": name, "data-field": field }, String(counts[name][k] ?? "")));
+    for (const name of names) {
+      tr.append(el("td", { "data-ruleset": name, "data-field": field }, String(counts[name][k] ?? "")));
+    }
     table.append(tr);
   });
   return table;
@@ -256,13 +267,23 @@ function showGame(row) {
   const players = `${game.black || "?"} (B) vs ${game.white || "?"} (W)`;
   panel.append(el("h2", { style: "font-size:1.1rem" }, players));
   panel.append(el("p", {}, [game.date, game.event, `game ${row.game_id}`].filter(Boolean).join(" · ")));
-  panel.append(el("p", { id: "record" }, `Record: result ${game.result || "none"}, komi ${game.komi ?? "unknown"}; life: ${game.life_method || "no stored verdict"}.`));
-  panel.append(el("p", { id: "disagreement" }, `At ${row.komi_basis} komi, ${row.ruleset_a} ${verdict(row.winner_a, row.margin_a)} vs ${row.ruleset_b} ${verdict(row.winner_b, row.margin_b)}; main cause ${row.main_cause}. Parts of the difference (a − b): ` +
-    Object.keys(row).filter((k) => k.startsWith("part_") && row[k]).map((k) => `${k.slice(5).replaceAll("_", " ")} ${row[k] > 0 ? "+" : ""}${row[k]}`).join(", ") + "."));
+  panel.append(el("p", { id: "record" }, `Record: result ${game.result || "none"}, komi ${game.komi ?? "unknown"}; ` +
+    `life: ${game.life_method || "no stored verdict"}.`));
+  const parts = Object.keys(row).filter((k) => k.startsWith("part_") && row[k])
+    .map((k) => `${k.slice(5).replaceAll("_", " ")} ${row[k] > 0 ? "+" : ""}${row[k]}`);
+  panel.append(el("p", { id: "disagreement" }, `At ${row.komi_basis} komi, ${row.ruleset_a} ` +
+    `${verdict(row.winner_a, row.margin_a)} vs ${row.ruleset_b} ${verdict(row.winner_b, row.margin_b)}; ` +
+    `main cause ${row.main_cause}. Parts of the difference (a − b): ${parts.join(", ")}.`));
   const picker = el("select", { id: "ruleset" });
   for (const name of Object.keys(DATA.rulesets).sort()) picker.append(el("option", { value: name }, name));
   picker.value = state.ruleset;
-  picker.addEventListener("change", () => { state.ruleset = picker.value; const v = hashValues(); v.set("ruleset", picker.value); writeHash(v); showGame(row); });
+  picker.addEventListener("change", () => {
+    state.ruleset = picker.value;
+    const values = hashValues();
+    values.set("ruleset", picker.value);
+    writeHash(values);
+    showGame(row);
+  });
   const label = el("label", {}, "points counted under ");
   label.append(picker);
   panel.append(label);
@@ -274,13 +295,14 @@ function showGame(row) {
     const count = Number(slider.value), final = count === events;
     const stones = events ? replay(game, count) : [...game.board].map(Number);  // a run from before the moves were kept
     holder.replaceChildren(drawBoard(game, stones, final));
-    where.textContent = final ? `Final position (${events} events of the main line), with the stored verdict: ✕ dead, • seki, ■/□ points ${state.ruleset} counts for Black/White.`
-      : `After ${count} of ${events} events of the main line.`;
+    where.textContent = final ? `Final position (${events} events of the main line), with the stored verdict: ` +
+      `✕ dead, • seki, ■/□ points ${state.ruleset} counts for Black/White.` : `After ${count} of ${events} events.`;
   };
   slider.addEventListener("input", draw);
   panel.append(holder, slider, where);
   draw();
-  panel.append(el("h3", { style: "font-size:1rem" }, `Counts at ${row.komi_basis} komi (scores.parquet)`), countsTable(game, row));
+  panel.append(el("h3", { style: "font-size:1rem" }, `Counts at ${row.komi_basis} komi (scores.parquet)`),
+    countsTable(game, row));
 }
 
 buildFilters();
