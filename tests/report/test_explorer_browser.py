@@ -121,3 +121,12 @@ def test_every_rate_the_report_links_shows_as_many_rows_as_it_counts(browser, ru
         stated = int(parse_qs(view[1:].replace("&amp;", "&"))["n"][0])
         opened(browser, run, view.replace("&amp;", "&"))
         assert len(shown_games(browser)) == stated, view
+
+
+def test_the_slider_replays_every_game_of_the_explorer_to_its_stored_final_board(browser, run):
+    opened(browser, run)
+    differ = browser.execute_script(
+        "return Object.entries(DATA.games).filter(([, game]) =>"
+        " replay(game, game.moves.length / 4).join('') !== game.board).map(([id]) => id)")
+    games = browser.execute_script("return Object.keys(DATA.games).length")
+    assert games > 0 and differ == []
