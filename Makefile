@@ -10,7 +10,7 @@ REPORT ?= reports
 JOBS ?= 2
 PLAYOUT ?= captured
 
-.PHONY: install katago gnugo test check analysis bench probes clean
+.PHONY: install cjk-font katago gnugo chromium test check analysis bench probes clean
 
 install: $(STAMP)
 
@@ -23,8 +23,16 @@ $(STAMP): pyproject.toml
 	@( while sleep 5; do echo "==> still installing"; done ) & ticker=$$!; \
 	$(PY) -m pip install -e '.[test,dask,bench]'; status=$$?; kill $$ticker; exit $$status
 	$(PY) -c 'from rulelab.pipeline.progress import compile_kernels; compile_kernels()'
+	@$(MAKE) --no-print-directory cjk-font
 	touch $(STAMP)
 	@echo "==> installed: run .venv/bin/rulelab --help, or 'source .venv/bin/activate' first"
+
+# A font with CJK glyphs (Debian's fonts-wqy-zenhei), so that names in Chinese, Japanese
+# or Korean characters are drawn in the figures; without one they are transliterated.
+cjk-font:
+	@fc-list 2>/dev/null | grep -qiE "wqy|noto (sans|serif) cjk" || \
+		{ apt-get update -qq && apt-get install -y -qq fonts-wqy-zenhei; } || \
+		echo "==> no CJK font could be installed (apt-get install fonts-wqy-zenhei); figures transliterate CJK names"
 
 # KataGo for `--life katago` (CPU, OpenCL through PoCL) into cache/katago; `make test`
 # tries it and carries on without it (its tests then skip, saying why).
@@ -38,7 +46,14 @@ gnugo:
 		{ apt-get update -qq && apt-get install -y -qq gnugo; } || \
 		echo "==> GNU Go could not be installed (apt-get install gnugo); its tests and figure skip"
 
-test: $(STAMP) gnugo
+# Headless Chromium and its driver (Debian's packages) for the explorer's browser test;
+# `make test` tries them and carries on without them (the test then skips, saying why).
+chromium:
+	@command -v chromedriver >/dev/null || \
+		{ apt-get update -qq && apt-get install -y -qq chromium chromium-driver; } || \
+		echo "==> Chromium could not be installed (apt-get install chromium chromium-driver); the browser test skips"
+
+test: $(STAMP) gnugo chromium
 	@echo "==> running the test suite (about 5 minutes)"
 	$(PY) -m tools.katago_setup --optional
 	$(PY) -m pytest -q

@@ -16,6 +16,24 @@ def corpora() -> Path:
     return CORPORA
 
 
+@pytest.fixture(scope="session")
+def kgs_run(corpora, tmp_path_factory) -> Path:
+    """A run folder of the first 60 games of kgs-dev (counted and resigned), scored."""
+    import tarfile
+
+    from rulelab.pipeline.run import score
+
+    root = tmp_path_factory.mktemp("kgs")
+    (root / "records").mkdir()
+    with tarfile.open(corpora / "kgs-dev.tar.xz", "r|xz") as archive:
+        for count, member in enumerate(m for m in archive if m.name.endswith(".sgf")):
+            (root / "records" / f"{count:02d}.sgf").write_bytes(archive.extractfile(member).read())
+            if count == 59:
+                break
+    score([root / "records"], root / "run", jobs=1)
+    return root / "run"
+
+
 _running: list[pytest.Item] = []
 
 

@@ -37,9 +37,10 @@ def test_the_published_figures_are_read_from_the_data_file_with_their_sources():
 
 
 def test_the_package_ships_the_data_folder():
-    """rulelab/data links to data/, and pyproject.toml puts its JSON files in the package."""
+    """rulelab/data links to data/, and pyproject.toml puts its JSON files (and the report
+    explorer's script) in the package."""
     assert (PROJECT / "rulelab" / "data").resolve() == DATA
-    assert 'rulelab = ["data/*.json"]' in (PROJECT / "pyproject.toml").read_text()
+    assert 'rulelab = ["data/*.json", "report/static/*"]' in (PROJECT / "pyproject.toml").read_text()
 
 
 def test_every_named_position_is_a_rectangular_diagram_of_stones_and_points():

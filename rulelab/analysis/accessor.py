@@ -209,8 +209,8 @@ class GoAccessor:
         return flips
 
     def draw(self, game_id: str, life: pd.DataFrame, scores: pd.DataFrame,
-             rulesets=("chinese", "japanese")):
-        """A game's final board with its stored verdict and scores
+             rulesets=("chinese", "japanese"), komi_basis: str = "standard"):
+        """A game's final board with its stored verdict and scores on ``komi_basis``
         (:func:`~rulelab.analysis.game_diagram.draw_row`); on the games table, which holds
         the board, with the run's life table (:func:`rulelab.read_life`), which holds the
         verdict, and its scores table (:func:`rulelab.read_scores`), which holds the counts."""
@@ -226,7 +226,8 @@ class GoAccessor:
         rows = self._frame[self._frame["game_id"] == game_id]
         if rows.empty:
             raise InputError(f"No game {game_id!r} in this table.")
-        return game_diagram.draw_row(rows.iloc[0].to_dict(), stored_verdict(life, game_id), scores, rulesets)
+        return game_diagram.draw_row(rows.iloc[0].to_dict(), stored_verdict(life, game_id), scores, rulesets,
+                                     komi_basis)
 
     def margin_distribution(self, games: pd.DataFrame, ruleset: str) -> pd.DataFrame:
         """How many counted games end at each margin before komi under ``ruleset``, with the

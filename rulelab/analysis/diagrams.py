@@ -14,6 +14,7 @@ from matplotlib.patches import Circle, Rectangle
 from scipy import ndimage
 
 from rulelab.classes import OPEN_DAME, OWED_B, OWED_W, SEKI_POINT_B, SEKI_POINT_W
+from rulelab.analysis.fonts import font_family, legible
 from rulelab.analysis.plots import new_figure
 from rulelab.errors import InputError
 from rulelab.position import BLACK, EMPTY, WHITE
@@ -192,7 +193,7 @@ def draw_board(board: np.ndarray, *, title: str, marks: np.ndarray | None = None
     if legend:
         ax.legend(handles=legend, loc="upper center", bbox_to_anchor=(0.5, -0.04), ncol=3, fontsize=7,
                   frameon=False)
-    ax.set_title(title, fontsize=9)
+    ax.set_title(legible(title), fontsize=9, fontfamily=font_family())
     return figure
 
 

@@ -15,6 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from rulelab.analysis.inputs import require_columns
+from rulelab.analysis.stats import wilson_interval
 
 STYLE = {"svg.hashsalt": "rulelab", "font.size": 9, "axes.titlesize": 10,
          "figure.dpi": 100, "savefig.dpi": 100, "path.simplify": False}
@@ -37,28 +38,30 @@ def save_figure(figure: Figure, path: str | Path) -> Path:
 
 
 def plot_disagreement(matrix: pd.DataFrame, *, title: str) -> Figure:
-    """Heatmap of a single-stratum :func:`~rulelab.analysis.divergence.disagreement_matrix`:
-    the share of games on which two rulesets name different winners, with counts."""
+    """Dot-and-interval chart of a single-stratum
+    :func:`~rulelab.analysis.divergence.disagreement_matrix`: for each pair of rulesets, the
+    share of games on which they name different winners with its Wilson 95% interval and
+    its count, the pairs that disagree most at the top."""
     require_columns(matrix, ["ruleset_a", "ruleset_b", "games", "disagreements", "rate"], "matrix")
-    order = list(dict.fromkeys(matrix["ruleset_a"]))
-    rate = matrix.pivot(index="ruleset_a", columns="ruleset_b", values="rate").reindex(
-        index=order, columns=order).to_numpy(float) * 100
-    count = matrix.pivot(index="ruleset_a", columns="ruleset_b", values="disagreements").reindex(
-        index=order, columns=order).to_numpy(float)
-    size = max(4.0, 0.7 * len(order) + 2.5)
-    figure = new_figure(size + 1.2, size)
+    order = {name: k for k, name in enumerate(dict.fromkeys(matrix["ruleset_a"]))}
+    pairs = matrix[matrix["ruleset_a"].map(order) < matrix["ruleset_b"].map(order)]
+    pairs = pairs[pairs["games"] > 0].sort_values(["rate", "ruleset_a", "ruleset_b"],
+                                                  ascending=[False, True, True], kind="stable")
+    low, high = wilson_interval(pairs["disagreements"].to_numpy(float), pairs["games"].to_numpy(float))
+    rate = pairs["rate"].to_numpy(float) * 100
+    figure = new_figure(8.0, 1.2 + 0.27 * max(1, len(pairs)))
     ax = figure.add_subplot()
-    image = ax.imshow(np.nan_to_num(rate), cmap="Reds", vmin=0, vmax=max(1.0, np.nanmax(rate, initial=0)))
-    for (i, j), value in np.ndenumerate(rate):
-        if not np.isnan(value) and i != j:
-            ax.text(j, i, f"{value:.1f}%\n{int(count[i, j])}", ha="center", va="center", fontsize=7,
-                    color="white" if value > 0.6 * np.nanmax(rate) else "black")
-    ax.set_xticks(range(len(order)), order, rotation=45, ha="right")
-    ax.set_yticks(range(len(order)), order)
-    ax.set_xlabel("ruleset")
-    ax.set_ylabel("ruleset")
-    ax.set_title(title)
-    figure.colorbar(image, ax=ax, label="games with different winners (% of games scored under both)")
+    y = np.arange(len(pairs))
+    error = np.clip(np.vstack([rate - low * 100, high * 100 - rate]), 0, None)
+    ax.errorbar(rate, y, xerr=error, fmt="o", color="#b2182b", markersize=4, capsize=2, linewidth=1)
+    ax.set_yticks(y, [f"{a} vs {b}  ({int(k):,} of {int(n):,})" for a, b, k, n in
+                      zip(pairs["ruleset_a"], pairs["ruleset_b"], pairs["disagreements"], pairs["games"])],
+                  fontsize=9)
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(5.0, float(np.max(high * 100, initial=0)) * 1.08))
+    ax.grid(axis="x", color="#dddddd", linewidth=0.6)
+    ax.set_xlabel("% of the games scored under both with different winners (bars: Wilson 95%)", fontsize=9)
+    ax.set_title(title, fontsize=10)
     return figure
 
 

@@ -7,20 +7,23 @@ takes up to 40 s). The bar then counts the input's bytes, as stored, against the
 total known from a listing of the inputs before any file is opened, so it has an end
 and an ETA from the start; beside it, the games read so far, those of parts reused
 from an interrupted or earlier run included. It is redrawn every second, so its clock
-moves while a unit is under way.
+moves while a unit is under way. Where standard error is no terminal (piped, logged) the
+bar is off and a line says the same every few seconds instead, so a log
+never goes 10 s without one; the report's build says which part it is on the same way
+(:class:`rulelab.ticker.Heartbeat`).
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-import threading
 import time
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from rulelab.kernel_cache import kernels_ready
 from rulelab.read.sources import ReadStats, input_size
+from rulelab.ticker import Heartbeat, Ticker
 
 T = TypeVar("T")
 COMPILING = "rulelab: compiling kernels, first run only (a minute or two) ..."
@@ -75,24 +78,6 @@ def _compiling_shown() -> Iterator[None]:
         beating.stop()
 
 
-class Ticker:
-    """Calls ``action`` every ``seconds`` from a thread of its own until :meth:`stop`."""
-
-    def __init__(self, seconds: float, action: Callable[[], object]):
-        self._stopped = threading.Event()
-
-        def tick() -> None:
-            while not self._stopped.wait(seconds):
-                action()
-
-        self._thread = threading.Thread(target=tick, name="rulelab-ticker", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stopped.set()
-        self._thread.join()
-
-
 def counted(items: Iterable[T], total: int, what: str, enabled: bool) -> Iterator[T]:
     """``items``, with a bar of ``total`` on a terminal when ``enabled`` (a stage after
     the run, such as validation's explanations)."""
@@ -103,7 +88,9 @@ def counted(items: Iterable[T], total: int, what: str, enabled: bool) -> Iterato
 
 
 class RunProgress:
-    """A progress bar over the bytes of ``paths``, shown on a terminal when ``enabled``.
+    """A progress bar over the bytes of ``paths``, shown on a terminal when ``enabled``;
+    where standard error is no terminal, a line every few seconds instead
+    (:meth:`state`).
 
     ``stats`` is what :func:`rulelab.read.sources.iter_files` fills in as it reads; call
     :meth:`done` with the rows of each unit made or reused.
@@ -114,19 +101,37 @@ class RunProgress:
 
         self.stats = stats
         self.games = 0
+        self.read = 0
+        """Bytes read when the last unit was done: what the games so far were read from."""
         shown = enabled and sys.stderr.isatty()
-        self.bar = tqdm(total=input_size(paths) if shown else None, unit="B", unit_scale=True,
+        self.total = input_size(paths) if enabled else None
+        self.began = time.monotonic()
+        self.bar = tqdm(total=self.total if shown else None, unit="B", unit_scale=True,
                         unit_divisor=1024, desc="reading", disable=not shown, file=sys.stderr)
         # A unit takes seconds and a small collection is one unit: the clock ticks meanwhile.
         self._ticking = Ticker(REFRESH, self.bar.refresh) if shown else None
+        self._lines = Heartbeat(self.state) if enabled and not shown else None
+
+    def state(self) -> str:
+        """Games done, their rate, the share of the input they were read from and the ETA."""
+        seconds = time.monotonic() - self.began
+        text = f"{self.games:,} games done, {self.games / seconds:.1f} games/s"
+        if self.total:
+            share = min(self.read / self.total, 1.0)
+            eta = f"ETA {seconds * (1 - share) / share:.0f} s" if share else "ETA unknown yet"
+            text += f", {share:.0%} of the input read, {eta}"
+        return text
 
     def done(self, rows: dict[str, int]) -> None:
         self.games += rows.get("games", 0)
+        self.read = self.stats.bytes_read
         self.bar.set_postfix_str(f"{self.games:,} games", refresh=False)
         self.bar.update(max(self.stats.bytes_read - self.bar.n, 0))
 
     def close(self) -> None:
         if self._ticking is not None:
             self._ticking.stop()
+        if self._lines is not None:
+            self._lines.stop()
         self.bar.update(max(self.stats.bytes_read - self.bar.n, 0))
         self.bar.close()

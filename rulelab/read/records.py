@@ -288,4 +288,5 @@ def replayed(game: Game, events: np.ndarray, row: dict, superko: bool) -> dict:
         ended_in_cycle=None if result.cycle is None else result.ended_in_cycle,
         board=position.to_bytes(),
         territory_marks=None if marks is None else marks.astype(np.int8).tobytes(),
+        moves=events.astype(np.int8).tobytes(),
     )

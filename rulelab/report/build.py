@@ -17,7 +17,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from rulelab.errors import InputError
+from rulelab.ticker import Heartbeat
 from rulelab.report.blocks import Workspace, json_text
+from rulelab.report.explorer import write_explorer
 from rulelab.report.render import render_html, render_markdown
 
 
@@ -55,14 +57,21 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
     from rulelab.report.sections import SECTIONS
     from rulelab.report.shared import ReportTables, Settings
 
-    tables = ReportTables.load(run_dir, Settings(**settings))
-    out = _report_folder(run_dir, out_dir)
-    with _staged(out) as staging:
-        workspace = Workspace(staging)
-        sections = [build(tables, workspace) for build in SECTIONS.values()]
-        title = f"rulelab report: {tables.run.collection} ({len(tables.run.games):,} game records)"
-        (staging / "report.md").write_text(render_markdown(sections, title), encoding="utf-8")
-        (staging / "index.html").write_text(render_html(sections, title), encoding="utf-8")
+    under_way = ["reading the run"]
+    with Heartbeat(lambda: f"building the report: {under_way[0]}"):
+        tables = ReportTables.load(run_dir, Settings(**settings))
+        out = _report_folder(run_dir, out_dir)
+        with _staged(out) as staging:
+            workspace = Workspace(staging)
+            sections = []
+            for number, (key, build) in enumerate(SECTIONS.items(), 1):
+                under_way[0] = f"part {number} of {len(SECTIONS)} ({key})"
+                sections.append(build(tables, workspace))
+            under_way[0] = "writing the pages and the explorer"
+            write_explorer(tables, staging)
+            title = f"rulelab report: {tables.run.collection} ({len(tables.run.games):,} game records)"
+            (staging / "report.md").write_text(render_markdown(sections, title), encoding="utf-8")
+            (staging / "index.html").write_text(render_html(sections, title), encoding="utf-8")
     return out / "index.html"
 
 

@@ -5,6 +5,7 @@ whole of each in its CSV file."""
 from __future__ import annotations
 
 import html
+import re
 
 import numpy as np
 import pandas as pd
@@ -70,9 +71,26 @@ def render_markdown(sections: list[Section], title: str) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-_CSS = ("body{font-family:sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;line-height:1.45}"
+_LINK = re.compile(r"\[([^\[\]]+)\]\(([^()\s]+)\)")
+"""A Markdown link, ``[text](address)``: how text and table cells link to a section or an
+explorer view."""
+
+
+def _linked(text: str) -> str:
+    """``text`` escaped for HTML, its Markdown links made anchors."""
+    return _LINK.sub(lambda m: f'<a href="{m.group(2)}">{m.group(1)}</a>', html.escape(text))
+
+
+_CSS = ("body{font-family:sans-serif;max-width:76rem;margin:1rem auto;padding:0 1rem;line-height:1.45}"
+        "h1{font-size:1.5rem;margin:.3rem 0}h2{margin:.8rem 0 .4rem}"
+        "nav ul{display:flex;flex-wrap:wrap;gap:.2rem 1rem;list-style:none;padding:0;margin:.3rem 0;"
+        "font-size:.85rem}"
         "table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0 1.5rem}"
+        "caption{text-align:left}"
         "td,th{border:1px solid #ccc;padding:.2rem .45rem;text-align:right}"
+        "td:first-child,th:first-child{text-align:left}"
+        "#summary table{font-size:.8rem;line-height:1.25}#summary td{white-space:nowrap}"
+        "#summary td:nth-child(5){white-space:normal;text-align:left}"
         "th{background:#f0f0f0}img{max-width:100%}figure{margin:1rem 0 2rem}"
         "pre{background:#f6f6f6;padding:.75rem;overflow-x:auto;font-size:.8rem}")
 
@@ -89,7 +107,7 @@ def render_html(sections: list[Section], title: str) -> str:
         out.append(f'<section id="{section.key}"><h2>{esc(section.title)}</h2>')
         for block in section.blocks:
             if isinstance(block, Text):
-                out.append(f"<p>{esc(block.text)}</p>")
+                out.append(f"<p>{_linked(block.text)}</p>")
             elif isinstance(block, Code):
                 out.append(f"<pre>{esc(block.text)}</pre>")
             elif isinstance(block, FigureBlock):
@@ -101,7 +119,7 @@ def render_html(sections: list[Section], title: str) -> str:
                            f'<a href="{esc(block.file)}">{esc(block.file)}</a>.</p>')
             else:
                 head = "".join(f"<th>{esc(str(c))}</th>" for c in block.frame.columns)
-                body = "".join("<tr>" + "".join(f"<td>{esc(format_value(v))}</td>" for v in row) + "</tr>"
+                body = "".join("<tr>" + "".join(f"<td>{_linked(format_value(v))}</td>" for v in row) + "</tr>"
                                for row in block.frame.head(block.preview_rows).itertuples(index=False))
                 out.append(f"<table><caption>{esc(block.caption)} ({esc(_rows_note(block))} "
                            f'<a href="{esc(block.file)}">CSV</a>)</caption>'

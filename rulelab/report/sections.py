@@ -26,6 +26,7 @@ from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strat
 from rulelab.analysis.verdict import stored_verdict
 from rulelab.position import Position
 from rulelab.report.blocks import Code, Section, Text, Workspace, json_text
+from rulelab.report.front import glossary_section, summary_section
 from rulelab.report.komi_sections import (boards_section, komi_section, margins_section, published_section,
                                           rekomi_section, strata_section)
 from rulelab.report.rules_cases import rules_cases_section
@@ -109,7 +110,8 @@ def divergence_section(tables: ReportTables, out: Workspace) -> Section:
         blocks += [
             out.figure(f"divergence_matrix_{basis}", plots.plot_disagreement(
                 matrix, title=f"Rulesets naming different winners at {label} (n = {total:,} games)"),
-                f"Share and number of games on which each pair of rulesets names different winners, "
+                f"Share of games (with its 95% interval and count) on which each pair of rulesets names "
+                f"different winners, "
                 f"at {label}."),
             out.table(f"divergence_counts_{basis}", matrix_wide(matrix, "disagreements").reset_index(),
                       f"Games (of {total:,}) on which two rulesets name different winners, at {label}",
@@ -236,7 +238,7 @@ def examples_section(tables: ReportTables, out: Workspace) -> Section:
         parts = ", ".join(f"{c} {getattr(row, p):+g}" for c, p in zip(CAUSES, PARTS) if getattr(row, p) != 0)
         verdicts = (f"{row.ruleset_a} {verdict_text(row.winner_a, row.margin_a)} vs "
                     f"{row.ruleset_b} {verdict_text(row.winner_b, row.margin_b)}")
-        title = f"{game_title(game)}\n{verdicts}; main cause: {row.cause}"
+        title = f"{game_title(game)}\n{verdicts} (each at its {row.komi_basis} komi); main cause: {row.cause}"
         figure = diagrams.draw_board(board, title=title, marks=marks, dead=dead, seki=seki,
                                      mark_label=diagrams.mark_label(row.cause))
         blocks.append(out.figure(f"example_{k:02d}_{row.cause}", figure,
@@ -306,6 +308,7 @@ def _grid(game: pd.Series, column: str) -> np.ndarray | None:
 
 
 SECTIONS = {
+    "summary": summary_section,
     "findings": findings_section,
     "model": model_section,
     "overview": overview_section,
@@ -319,7 +322,9 @@ SECTIONS = {
     "boards": boards_section,
     "rekomi": rekomi_section,
     "published": published_section,
+    "glossary": glossary_section,
     "provenance": provenance_section,
 }
-"""Report parts in their order, the findings first and the provenance as an appendix;
+"""Report parts in their order, the headline table and the findings first, the glossary
+and the provenance last;
 each maps (ReportTables, Workspace) → Section."""

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
 import pandas as pd
 
 from rulelab.analysis.divergence import COMMON_KOMI, compared_rows
-from rulelab.analysis.findings import (MAIN_RULESETS, TRUSTED_CONFIDENCE, TRUSTED_METHODS,
-                                       black_win_rates, cause_shares, pair_rates)
+from rulelab.analysis.findings import MAIN_RULESETS, black_win_rates, cause_shares, pair_rates
 from rulelab.analysis.komi import headline_fair_komi
 from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.selection import OUTLIER_POINTS
 from rulelab.analysis.stats import wilson_interval
 from rulelab.report.blocks import Section, Text, Workspace
+from rulelab.report.collection import has_servers
+from rulelab.report.explorer import view_link
+from rulelab.report.front import record_agreement, term
 from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS
 
 if TYPE_CHECKING:
@@ -47,17 +48,12 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
     settled = _settled_ids(tables)
     trusted = tables.trusted.intersection(settled)
     blocks = [Text(
-        "Terms. A game is settled when the life layer calls its final position finished or its "
-        "players counted it; only settled games are compared across rulesets. A game is trusted "
-        f"when its dead stones come from {' or '.join(TRUSTED_METHODS)} (the record's territory marks, "
-        f"Benson's pass-alive proof), or from an estimate on a finished position with confidence "
-        f"≥ {TRUSTED_CONFIDENCE:g}: {len(trusted):,} of the "
-        f"{len(settled):,} settled games here. 'The record' is what the SGF file itself says "
-        "(result, komi). Intervals are 95% (Wilson for shares, Fieller for an identified fair komi). A game whose "
-        "count under the record's own rules misses the recorded margin by more than "
-        f"{OUTLIER_POINTS:g} points is a misread group or a record that does not say what was "
-        "counted, not a rule difference: it is left out of every comparison and every komi fit "
-        f"({len(tables.outliers):,} such games here).")]
+        f"Terms ({term('settled')}, {term('trusted')}, {term('komi basis')}, {term('outlier')}, ...) are "
+        f"defined once in the glossary. Here {len(trusted):,} of the {len(settled):,} settled games are "
+        f"trusted, and {len(tables.outliers):,} counted games are outliers, left out of every comparison and "
+        "every komi fit. 'The record' is what the SGF file itself says (result, komi). Intervals are 95% "
+        "(Wilson for shares, Fieller for an identified fair komi). Each linked rate opens the game explorer on the "
+        "disagreements it counts.")]
     present = [r for r in MAIN_RULESETS if r in set(scores["ruleset"])]
     figures = {"rates": [], "causes": []}
     for subset, label, keep in (("all", "all settled games", settled),
@@ -77,7 +73,7 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
         rates, causes = pair_rates(chosen, games), cause_shares(chosen, games)
         figures["rates"].append(rates.assign(subset=subset))
         figures["causes"].append(causes.assign(subset=subset))
-        blocks += [Text(t) for t in _divergence_sentences(rates, causes, present, label)]
+        blocks += [Text(t) for t in _divergence_sentences(rates, causes, present, label, subset == "trusted")]
         if subset == "all" and len(tables.outliers):
             blocks.append(Text(_sensitivity_sentence(scores, games, rates, present)))
     blocks.append(Text(_playout_sentence(scores, games)))
@@ -102,21 +98,34 @@ def _points(value: float) -> str:
     return f"{value:g} point" + ("" if value == 1 else "s")
 
 
-def _share(k: float, n: int) -> str:
+def _share(k: float, n: int, view: dict | None = None) -> str:
+    """``k`` of ``n`` as a share with its interval; linked to the explorer's rows behind it
+    when ``view`` (:func:`~rulelab.report.explorer.view_link`'s filters) is given."""
     low, high = wilson_interval(k, n)
-    return f"{k / n:.1%} ({max(low, 0.0):.1%}–{min(high, 1.0):.1%})" if n else "no games"
+    if not n:
+        return "no games"
+    share = f"{k / n:.1%}"
+    linked = f"[{share}]({view_link(**view, n=int(k))})" if view else share
+    return f"{linked} ({max(low, 0.0):.1%}–{min(high, 1.0):.1%})"
 
 
 def _divergence_sentences(rates: pd.DataFrame, causes: pd.DataFrame, present: list[str],
-                          label: str) -> list[str]:
-    """How often ``present`` disagree, per pair and margin band, and why, in sentences."""
+                          label: str, trusted: bool = False) -> list[str]:
+    """How often ``present`` disagree, per pair and margin band, and why, in sentences;
+    each rate linked to its disagreements in the explorer (the trusted games' when ``trusted``)."""
+    only = {"trusted": 1} if trusted else {}
+
+    def games_of(basis: str, pair: str, **more) -> dict:
+        return ({"basis": basis, "pair": "main", "per": "game"} if pair == "any" else
+                {"basis": basis, "pair": pair}) | only | more
+
     if rates.empty or rates["games"].max() == 0:
         return [f"On {label}: no game is settled and scored under two of {', '.join(present)}."]
     whole = rates[rates["band"] == "all"].set_index(["komi_basis", "pair"])
 
     def rate(basis: str, pair: str) -> str:
         row = whole.loc[(basis, pair)]
-        return _share(row["disagreements"], int(row["games"]))
+        return _share(row["disagreements"], int(row["games"]), games_of(basis, pair))
 
     own = next(b for b in dict.fromkeys(whole.index.get_level_values("komi_basis")) if b != "common")
     standard, common = whole.loc[(own, "any")], whole.loc[("common", "any")]
@@ -133,15 +142,19 @@ def _divergence_sentences(rates: pd.DataFrame, causes: pd.DataFrame, present: li
     bands = bands[bands["games"] > 0]
     if not bands.empty:
         text += (" By how close the game was (the smaller absolute margin at common komi): "
-                 + "; ".join(f"{row.band}: {_share(row.disagreements, row.games)} of {row.games:,}"
+                 + "; ".join(f"{row.band}: "
+                             f"{_share(row.disagreements, row.games, games_of('common', 'any', band=row.band))} "
+                             f"of {row.games:,}"
                              for row in bands.itertuples()) + ".")
     sentences = [text]
     if not causes.empty and causes["disagreements"].sum() > 0:
         parts = []
         for basis, rows in causes.groupby("komi_basis", sort=False):
             label_basis = f"at komi {COMMON_KOMI:g}" if basis == "common" else f"at {basis} komi"
-            top = "; ".join(f"{CAUSE_WORDS.get(row.main_cause, row.main_cause)} {row.share:.0%} ({row.pairs})"
-                            for row in rows.head(3).itertuples())
+            top = "; ".join(f"{CAUSE_WORDS.get(row.main_cause, row.main_cause)} "
+                            f"[{row.share:.0%}]"
+                            f"({view_link(basis=basis, pair='main', cause=row.main_cause, **only, n=row.disagreements)}) "
+                            f"({row.pairs})" for row in rows.head(3).itertuples())
             parts.append(f"{label_basis} ({int(rows['disagreements'].sum()):,} game × pair "
                          f"disagreements): {top}")
         sentences.append("Why, by main cause (the part whose removal alone gives the other ruleset's winner): " + "; and ".join(parts) + ".")
@@ -191,7 +204,8 @@ def _playout_sentence(scores: pd.DataFrame, games: pd.DataFrame) -> str:
     row = row.iloc[0]
     return (f"Tromp–Taylor and Chinese counting, at komi {COMMON_KOMI:g} on the {int(row['games']):,} "
             f"settled games without handicap stones, name different winners on {int(row['disagreements']):,}, "
-            f"{_share(row['disagreements'], row['games'])}: once the dead stones are captured in play "
+            f"{_share(row['disagreements'], row['games'], {'basis': 'common', 'pair': '–'.join(pair), 'even': 1})}: "
+            "once the dead stones are captured in play "
             "(see How the games are counted), the two count an even game alike — Chinese rules split "
             "the liberties shared in a seki evenly, which leaves the margin where it was.")
 
@@ -283,10 +297,9 @@ def _trust_sentence(tables: "ReportTables", settled: pd.Index) -> str:
     text = f"How far to trust this: dead stones come from markup, proof or playouts (estimate): {sources}."
     gaps = tables.gaps
     if not gaps.empty:
-        komi = tables.games.set_index("game_id")["komi"].reindex(gaps["game_id"]).to_numpy(float)
-        same_winner = np.sign(gaps["rulelab"].to_numpy() - komi) == np.sign(gaps["record"].to_numpy() - komi)
-        text += (f" On the {len(gaps):,} games the players counted, rulelab's count under the record's own "
-                 f"rules names the recorded winner on {_share(int(same_winner.sum()), len(gaps))} and "
+        agree, counted = record_agreement(tables)
+        text += (f" On the {counted:,} games the players counted, rulelab's count under the record's own "
+                 f"rules names the recorded winner on {_share(agree, counted)} and "
                  f"reproduces the recorded margin exactly on {_share(int((gaps['gap'] == 0).sum()), len(gaps))}; "
                  f"the median gap is {_points(gaps['gap'].abs().median())}. Records that stop before the "
                  "dame are filled or the dead stones removed are where the two part.")
@@ -324,9 +337,9 @@ def model_section(tables: "ReportTables", out: Workspace) -> Section:
              f"stones on the board. Records stop with dead stones on it, so these rulesets are scored {played}. "
              "`rulelab score --playout as-is` scores the board as it stands instead."),
         Text("Open dame (empty points between the two sides that nobody filled) are counted under "
-             "area scoring as each source counts them, measured against recorded results: for nobody "
-             "on KGS and wherever the source is unknown, filled alternately on Fox (dame policy "
-             f"{dame_policies(tables)}). "
+             "area scoring as each source counts them, measured against recorded results"
+             + (": for nobody on KGS and wherever the source is unknown, filled alternately on Fox"
+                if has_servers(tables) else "") + f" (dame policy {dame_policies(tables)}). "
              "Territory rules refuse the points that protective moves still owed would fill (J1989 "
              "Art. 9) and the eyes of groups in seki (Art. 8); area rules count both. A game of two "
              "handicap stones or more is counted at the komi and with the compensation its ruleset "

@@ -81,6 +81,7 @@ GAMES_SCHEMA = pa.schema(
         ("ended_in_cycle", pa.bool_()),
         ("board", pa.binary()),
         ("territory_marks", pa.binary()),
+        ("moves", pa.binary()),
     ]
 )
 

@@ -66,8 +66,10 @@ def test_black_win_rate_at_each_komi_in_use():
 def test_findings_state_numbers_with_intervals(tmp_path):
     run = write_run(tmp_path / "run", *collection())
     text = write_section("findings", run, tmp_path / "out", n_boot=0).read_text()
-    assert "Chinese, Japanese and Ing rules name different winners on 3 games, 60.0% (23.1%–88.2%)" in text
-    assert "at one common komi of 7.5, where only the counting differs, on 2, 40.0%" in text
+    assert ("Chinese, Japanese and Ing rules name different winners on 3 games, "
+            "[60.0%](explorer.html#basis=standard&pair=main&per=game&n=3) (23.1%–88.2%)") in text
+    assert ("at one common komi of 7.5, where only the counting differs, on 2, "
+            "[40.0%](explorer.html#basis=common&pair=main&per=game&n=2)") in text
     assert "Every settled game is trusted here" in text  # every constructed game has markup
     assert "On the trusted games (5)" not in text  # so their figures are not said twice
     assert "Tromp–Taylor and Chinese counting" in text

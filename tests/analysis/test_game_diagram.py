@@ -35,9 +35,41 @@ def test_draw_game_shows_the_verdict_and_both_scores(run):
     for ruleset in ("chinese", "japanese"):
         row = scores.loc[ruleset]
         assert f"{ruleset} {row.winner}+{abs(row.margin):g}" in title
-    assert "[life: markup]" in title
+    assert "[life: markup]" in title and "(each at its standard komi, 7.5, 6.5)" in title
     assert "dead stones (1)" in legend(figure)
     assert "dame and owed points (5)" in legend(figure)  # column c, between the walls
+
+
+def test_draw_game_at_the_common_komi_says_so_and_counts_there(run):
+    games = rulelab.read_games(run)
+    scores = rulelab.read_scores(run).query("komi_source == 'standard'").set_index("ruleset")
+    title = rulelab.draw_game(run, games.game_id.item(), komi_basis="common").axes[0].get_title()
+    margin = scores.loc["japanese", "margin_before_komi"] - 7.5
+    assert f"japanese {'B' if margin > 0 else 'W'}+{abs(margin):g}" in title and "(all at komi 7.5)" in title
+    with pytest.raises(InputError, match="komi basis must be one of"):
+        rulelab.draw_game(run, games.game_id.item(), komi_basis="mine")
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_names_in_cjk_characters_are_drawn_never_as_boxes(monkeypatch, tmp_path, installed):
+    import warnings
+
+    import numpy as np
+
+    from rulelab.analysis import fonts
+    from rulelab.analysis.diagrams import draw_board
+    from rulelab.analysis.plots import save_figure
+
+    cjk_font = fonts.cjk_font() if installed else None
+    if installed and cjk_font is None:
+        pytest.skip("no font with CJK glyphs installed (apt-get install fonts-wqy-zenhei)")
+    monkeypatch.setattr(fonts, "cjk_font", lambda: cjk_font)
+    figure = draw_board(np.zeros((5, 5), dtype=np.int8), title="李昌鎬 (B) vs 趙治勲 (W)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib warns of each glyph it draws as a box
+        save_figure(figure, tmp_path / "board.png")
+    title = figure.axes[0].get_title()
+    assert title == ("李昌鎬 (B) vs 趙治勲 (W)" if cjk_font else "Li Chang Hao (B) vs Zhao Zhi Xun (W)")
 
 
 def test_the_games_table_draws_its_own_game_and_a_scores_table_says_what_to_call(run):

@@ -150,16 +150,20 @@ def test_the_bar_has_a_total_only_on_a_terminal(tmp_path, monkeypatch, shown):
     bar.close()
 
 
-def test_the_bar_is_redrawn_while_no_unit_finishes(tmp_path, monkeypatch, capsys):
+def test_the_bar_is_redrawn_while_no_unit_finishes_and_needs_no_heartbeat(tmp_path, monkeypatch, capsys):
     import time
+
+    from rulelab import ticker
 
     (tmp_path / "a.sgf").write_bytes(GAME)
     monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
     monkeypatch.setattr(progress, "REFRESH", 0.05)
+    monkeypatch.setattr(ticker, "LINE_EVERY", 0.05)
     bar = progress.RunProgress([str(tmp_path)], enabled=True, stats=ReadStats())
     time.sleep(0.5)
     bar.close()
-    assert capsys.readouterr().err.count("reading:") >= 6  # 3 without the redraws
+    shown = capsys.readouterr().err
+    assert shown.count("reading:") >= 6 and "games done" not in shown  # 3 redraws without the ticker
 
 
 def test_two_checkouts_of_the_same_code_have_their_own_cache(tmp_path, monkeypatch):
@@ -191,3 +195,23 @@ def test_validation_shows_a_bar_over_the_misses_it_explains(tmp_path, monkeypatc
     validate([tmp_path / "games"], tmp_path / "run", jobs=1, progress=True)
     shown = capsys.readouterr().err
     assert "explaining misses" in shown and "1/1" in shown
+
+
+def test_piped_output_gets_a_line_of_games_rate_and_eta_every_few_seconds(tmp_path, monkeypatch, capsys):
+    import time
+
+    from rulelab import ticker
+
+    (tmp_path / "a.sgf").write_bytes(GAME)
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
+    monkeypatch.setattr(ticker, "LINE_EVERY", 0.05)
+    stats = ReadStats()
+    shown = progress.RunProgress([str(tmp_path)], enabled=True, stats=stats)
+    stats.bytes_read = len(GAME) // 2
+    shown.done({"games": 3})
+    time.sleep(0.3)
+    shown.close()
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) >= 3
+    assert lines[-1].startswith("rulelab: 3 games done, ") and "50% of the input read, ETA " in lines[-1]
+

@@ -582,3 +582,14 @@ def test_replay_knows_every_suicide_and_ko_rule_a_ruleset_can_have():
     from rulelab.rules import CHOICES
 
     assert (set(SUICIDE_RULES), set(KO_RULES)) == (set(CHOICES["suicide"]), set(CHOICES["ko"]))
+
+
+def test_the_games_row_keeps_the_main_line_it_replayed():
+    from rulelab.read.records import replayed
+    from rulelab.read.sgf import game_events, parse_game
+
+    game = parse_game("(;SZ[9]AB[aa];B[cc];W[];B[dd])")
+    events = game_events(game)
+    row = {"handicap_raw": None, "komi_raw": None, "source": None, "rules": None}
+    stored = np.frombuffer(replayed(game, events, row, False)["moves"], dtype=np.int8).reshape(-1, 4)
+    assert stored.tolist() == events.tolist()

@@ -96,10 +96,15 @@ def test_report_refuses_to_write_inside_the_run_folder(run):
         build_report(run, run / "report")
 
 
-def test_report_builds_from_games_alone(tmp_path):
+def test_report_builds_from_games_alone_saying_which_part_it_is_on(tmp_path, monkeypatch, capsys):
+    from rulelab import ticker
+
     games, scores = games_with_resignations()
     folder = write_run(tmp_path / "run", games, scores.iloc[:0])
+    monkeypatch.setattr(ticker, "LINE_EVERY", 0.01)
     index = build_report(folder, tmp_path / "out", **FAST)
+    assert re.search(r"^rulelab: building the report: part \d+ of \d+ \(\w+\) \(\d+ s\)$",
+                     capsys.readouterr().err, re.MULTILINE)
     text = (index.parent / "report.md").read_text()
     assert "Not shown: no game is both settled and scored" in text
     assert pd.read_csv(index.parent / "published.csv").games.iloc[0] == 12
@@ -184,22 +189,10 @@ def test_marks_are_the_points_the_scorer_counted():
 
 
 @pytest.mark.slow
-def test_report_builds_end_to_end_from_records(corpora, tmp_path):
+def test_report_builds_end_to_end_from_records(kgs_run, tmp_path):
     """Records → ingest → life → scores → report, on 60 real KGS games (counted and resigned)."""
-    import tarfile
-
-    from rulelab.pipeline.run import score
-
-    folder = tmp_path / "records"
-    folder.mkdir()
-    with tarfile.open(corpora / "kgs-dev.tar.xz", "r|xz") as archive:
-        for count, member in enumerate(m for m in archive if m.name.endswith(".sgf")):
-            (folder / f"{count:02d}.sgf").write_bytes(archive.extractfile(member).read())
-            if count == 59:
-                break
-    score([folder], tmp_path / "run", jobs=1)
-    index = build_report(tmp_path / "run", tmp_path / "report", **FAST)
-    assert len(pd.read_parquet(tmp_path / "run" / "games.parquet")) == 60
+    index = build_report(kgs_run, tmp_path / "report", **FAST)
+    assert len(pd.read_parquet(kgs_run / "games.parquet")) == 60
     built = files(index.parent)
     assert {"report.md", "divergence_matrix_common.png", "komi_curves.png", "rulesets.csv"} <= set(built)
     assert b"kgs" in built["report.md"]

@@ -1,0 +1,83 @@
+"""The report's first screen, its links and the explorer's data, on the constructed run."""
+
+import json
+
+import pandas as pd
+import pytest
+from analysis_tables import write_run
+from test_report import FAST, games_with_resignations
+
+from rulelab.report.blocks import Section, Text, Workspace
+from rulelab.report.build import build_report
+from rulelab.report.collection import collection_words
+from rulelab.report.render import render_html
+from rulelab.report.shared import ReportTables, Settings
+from rulelab.report.summary import model_section
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    run = write_run(tmp_path_factory.mktemp("run") / "run", *games_with_resignations())
+    return build_report(run, tmp_path_factory.mktemp("report") / "report", **FAST).parent
+
+
+def explorer_data(report) -> dict:
+    text = (report / "explorer-data.js").read_text(encoding="utf-8")
+    return json.loads(text.removeprefix("window.RULELAB_EXPLORER = ").removesuffix(";\n"))
+
+
+def test_the_report_opens_with_the_headline_table(report):
+    html = (report / "index.html").read_text(encoding="utf-8")
+    assert html.index('id="summary"') < html.index('id="findings"')
+    summary = pd.read_csv(report / "summary.csv")
+    divergence = summary[summary["figure"].str.contains("different winners")]
+    rates = pd.read_csv(report / "findings_rates.csv")
+    assert len(divergence) == 3
+    assert summary["figure"].str.startswith("Fair komi, 19x19").any()  # the main board's ...
+    assert not summary["figure"].str.startswith("Fair komi, 9x9").any()  # fewer than 50 even 9x9 games
+    assert divergence["games"].str.match(r"\[\d+ games\]\(explorer\.html#basis=\w+&pair=.+&even=1&n=\d+\)").all()
+    assert set(summary["section"]) <= {"[Findings](#findings)", "[Komi](#komi)", "[Boards](#boards)",
+                                       "[Why](#attribution)"}
+    assert not rates.empty
+
+
+def test_the_explorer_holds_every_disagreement_and_the_games_behind_them(report):
+    data = explorer_data(report)
+    attribution = pd.read_csv(report / "attribution.csv")
+    rows = pd.DataFrame(data["rows"], columns=data["columns"])
+    assert len(rows) == len(attribution)
+    assert sorted(zip(rows.komi_basis, rows.game_id, rows.ruleset_a, rows.ruleset_b)) == sorted(
+        zip(attribution.komi_basis, attribution.game_id, attribution.ruleset_a, attribution.ruleset_b))
+    assert set(data["games"]) == set(attribution["game_id"])
+    game = data["games"][rows.game_id.iloc[0]]
+    assert len(game["board"]) == game["rows"] * game["cols"] and set(game["counts"]) == {"standard", "common"}
+
+
+def test_links_in_text_and_tables_become_anchors_in_html():
+    page = render_html([Section("s", "S", [Text("a [8.4%](explorer.html#pair=a&n=3) rate & more")])], "t")
+    assert '<a href="explorer.html#pair=a&amp;n=3">8.4%</a> rate &amp; more' in page
+
+
+def test_the_collection_is_named_for_what_it_holds(tmp_path):
+    games, scores = games_with_resignations()
+    tables = ReportTables.load(write_run(tmp_path / "mixed", games, scores), Settings())
+    assert "16 online-server records; 1 engine games; on 19×19 (12), 9×9 (5)" in collection_words(tables)
+    games["source"] = None
+    tables = ReportTables.load(write_run(tmp_path / "titles", games, scores), Settings())
+    assert "17 professional records" in collection_words(tables) and "online" not in collection_words(tables)
+    model = " ".join(block.text for block in model_section(tables, Workspace(tmp_path / "out")).blocks
+                     if isinstance(block, Text))
+    assert "KGS" not in model and "Fox" not in model
+
+
+def test_the_divergence_chart_gives_each_pair_its_interval_and_count():
+    from rulelab.analysis.plots import plot_disagreement
+
+    matrix = pd.DataFrame({"ruleset_a": ["chinese", "chinese", "japanese", "japanese"],
+                           "ruleset_b": ["chinese", "japanese", "chinese", "japanese"],
+                           "games": 40, "disagreements": [0, 4, 4, 0], "rate": [0, 0.1, 0.1, 0]})
+    ax = plot_disagreement(matrix, title="t").axes[0]
+    assert [label.get_text() for label in ax.get_yticklabels()] == ["chinese vs japanese  (4 of 40)"]
+    (bar,) = ax.collections  # the interval: Wilson's for 4 of 40, 4.0%–23.1%
+    (start, end), = bar.get_segments()[0][:, 0].reshape(1, 2)
+    assert (round(start, 1), round(end, 1)) == (4.0, 23.1)
