@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(  # before the run is scored:
     not (CHROMIUM and DRIVER),
     reason="headless Chromium is absent: make chromium installs Debian's chromium and chromium-driver")]
 
-FAST = dict(n_boot=40, n_boot_fit=5, examples_per_cause=1)
+FAST = dict(n_boot=40, examples_per_cause=1)
 
 
 @pytest.fixture(scope="module")
