@@ -4,11 +4,12 @@ The replay keeps the first stretch of a record's main line that recreates an ear
 board with no pass in between (:mod:`rulelab.read.replay`). The rules texts
 (``../shared/docs/rules-texts/``) give such a cycle four meanings:
 
-- ``draw``: the essay on Chinese counting calls a triple ko (三劫连环) a draw (和棋);
-  ``chinese`` reads every cycle so, the essay naming no other;
-- ``forbidden``: the Chinese 1988 rules forbid repeating a whole-board position (Art. 6),
-  as AGA's, New Zealand's and Tromp–Taylor's superko do: the repeating move is illegal
-  (the ingest's ``superko`` option records it so);
+- ``forbidden``: the Chinese 1988 rules forbid repeating a whole-board position (Art. 6:
+  禁止全局同形再现), as AGA's, New Zealand's and Tromp–Taylor's superko do: the repeating
+  move is illegal (the ingest's ``superko`` option records it so). Both Chinese presets
+  follow Art. 6 — they differ only in komi, and both play positional superko; the essay on
+  Chinese counting says a triple ko *may* be judged a draw (三劫连环 ... 可判为和棋), which
+  the rules themselves replaced;
 - ``no_result``: the Japanese 1989 rules make a triple ko, a round robin (循环劫) or
   eternal life (长生劫) no result by the players' agreement (Art. 12, 无胜负), as the
   traditional rules did (Ing's players' notes, 6: 传统棋规除单劫外，皆判无胜负), which
@@ -18,10 +19,10 @@ board with no pass in between (:mod:`rulelab.read.replay`). The rules texts
   round), so the game goes on to a count; so does situational superko a cycle of an
   odd number of moves (:func:`repetition`).
 
-A draw or no result decides a game only where the players stopped in the cycle (the
+No result decides a game only where the players stopped in the cycle (the
 record ends on one of its boards, and not by two passes): the 1989 rules ask for both
-players' agreement, the essay says a triple ko *may* be judged a draw, and players who
-broke the cycle, or passed to a count, reached a result of their own.
+players' agreement, and players who broke the cycle, or passed to a count, reached a
+result of their own.
 """
 
 from __future__ import annotations
@@ -33,13 +34,13 @@ from rulelab.rules import PRESETS
 TRIPLE_KO, ETERNAL_LIFE, ROUND_ROBIN = "triple_ko", "eternal_life", "round_robin"
 
 OUTCOMES = {
-    "chinese": "draw", "chinese-1988": "forbidden", "japanese": "no_result", "korean": "no_result",
+    "chinese": "forbidden", "chinese-1988": "forbidden", "japanese": "no_result", "korean": "no_result",
     "ing": "resolved", "aga": "forbidden", "nz": "forbidden", "tromp-taylor": "forbidden",
     "stone-scoring": "no_result",
 }
 """The meaning of a whole-board cycle under each preset."""
 
-WINNERS = {"draw": "draw", "no_result": "void"}
+WINNERS = {"no_result": "void"}
 """The winner a cycle gives, where its meaning decides the game."""
 
 

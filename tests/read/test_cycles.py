@@ -78,5 +78,5 @@ def test_a_broken_cycle_keeps_the_counted_winner(tmp_path):
     (folder / "cycle.sgf").write_text(TRIPLE_KO[:-1] + ";B[ee];W[cb];B[];W[])")
     score([folder], tmp_path / "run", jobs=1, rules=["chinese", "japanese"])
     scores = read_scores(tmp_path / "run").query("komi_source == 'standard'").set_index("ruleset")
-    assert scores.repetition.to_dict() == {"chinese": "draw", "japanese": "no_result"}
+    assert scores.repetition.to_dict() == {"chinese": "forbidden", "japanese": "no_result"}
     assert set(scores.winner) <= {"B", "W"}
