@@ -25,7 +25,7 @@ from rulelab.rules import CHOICES, compensation
 from rulelab.scoring import score_all
 from rulelab.store.layout import GAMES_FILE
 from rulelab.store.life import read_verdicts
-from rulelab.store.positions import POSITION_COLUMNS, position_from_row
+from rulelab.store.positions import COUNTED_KINDS, POSITION_COLUMNS, position_from_row
 
 
 VALIDATION_FILE = "validation.parquet"
@@ -50,23 +50,24 @@ SCORE_COLUMNS = ["game_id", "ruleset", "margin", "winner", "life_method", "life_
 
 
 def compare(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
-    """One row per counted game with a record score: recorded vs computed margin.
+    """One row per counted game (a draw among them, at margin 0) with a record score:
+    recorded vs computed margin.
 
     ``rules`` is the record's, or, for a record naming none, the rules it was counted
     under (its server's, or ``--assume-rules``).
     """
-    counted = games.loc[(games.status == "ok") & (games.result_kind == "counted")
+    counted = games.loc[(games.status == "ok") & games.result_kind.isin(COUNTED_KINDS)
                         & (games.duplicate_of.isna()), GAME_COLUMNS]
     first = scores.duplicate_of.isna() if "duplicate_of" in scores else True  # a copy's rows count once
     record = scores.loc[(scores.komi_source == "record") & first, SCORE_COLUMNS]
     table = counted.merge(record, on="game_id", how="inner")
     table["rules"] = table.rules.where(table.rules.notna(), table.ruleset)
     sign = np.where(table.result_winner == "B", 1.0, -1.0)
-    table["recorded_margin"] = sign * table.result_margin
+    table["recorded_margin"] = (sign * table.result_margin).fillna(0.0)  # a draw: margin 0
     table["difference"] = table.margin - table.recorded_margin
     table["exact"] = table.difference.abs() < 1e-9
     table["within_1"] = table.difference.abs() <= 1.0
-    table["winner_agrees"] = table.winner == table.result_winner
+    table["winner_agrees"] = table.winner == table.result_winner.fillna("draw")
     table["handicap_game"] = table.handicap.fillna(0) >= 2
     # As SZ writes it, in whole numbers even when a failed game's null made the sizes floats.
     sizes = table[["board_cols", "board_rows"]].astype("Int64").astype(str)
