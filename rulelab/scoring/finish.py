@@ -40,9 +40,10 @@ from rulelab.board import WALL
 from rulelab.classes import OPEN_DAME, OWED_B, OWED_W, TERRITORY_B, TERRITORY_W
 from rulelab.position import BLACK, EMPTY, WHITE, Life, Position
 
-from .chains import chain_forest, chain_liberties, is_quiet, judge, place, root, with_stone
+from .chains import chain_forest, chain_liberties, is_quiet, judge, place, with_stone
 from .dame import UNSAFE, escapes
 from .point_classes import PointClasses, classify_points
+from .tally import score_all
 
 PROTECT, KO, FORCING, BLOCK, QUIET, CONNECT_FIRST = 1, 2, 3, 4, 5, 6
 """The kinds of finishing move, in the order a side looks for them."""
@@ -232,6 +233,18 @@ class Finish:
         """The moves as SGF nodes (``;B[dc];W[];B[ee]``), to append to the record."""
         return "".join(f";{'B' if colour == BLACK else 'W'}[{'' if r < 0 else chr(97 + c) + chr(97 + r)}]"
                        for colour, r, c in self.moves)
+
+
+def finished(position: Position, life: Life, basis: str, classes: PointClasses | None = None) -> Finish:
+    """``position`` on the counting ``basis`` (:data:`rulelab.rules.FINISH_BASES`): played to
+    its end (``'play'``), or as it stands (``'none'``, no move added)."""
+    return finish_position(position, life, classes) if basis == "play" else Finish(position, ())
+
+
+def margin_on(position: Position, life: Life, ruleset, basis: str) -> float:
+    """The margin of ``position`` under ``life`` and ``ruleset`` (a :class:`~rulelab.rules.Ruleset`)
+    counted on ``basis`` (:func:`finished`)."""
+    return score_all(finished(position, life, basis).position, life, [ruleset])[0].margin
 
 
 def finish_position(position: Position, life: Life, classes: PointClasses | None = None) -> Finish:
