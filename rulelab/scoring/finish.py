@@ -2,18 +2,17 @@
 
 Most records stop before the players filled the last neutral points and made the
 protective moves the filling calls for; the recorded result counts those moves. The
-finisher plays them, from the player to move, alternately and deterministically, on the
-board with the verdict's dead stones taken off, each side making on its turn the first
-move of this list it can (points in board order):
+finisher plays them, from the player to move, alternately and deterministically, each
+side making on its turn the first move of this list it can (points in board order):
 
-1. *protect*: a chain of its own in atari connects at its last liberty, on a neutral
-   point or in its own territory (J1989 Art. 9 commentary: a filled dame that puts a
-   chain in atari must be answered, inside one's territory if need be);
-2. *ko*: a capture of one lone stone, wherever it stands (a half-point ko is taken,
-   then connected by 1);
-3. *forcing fill*: a neutral point whose filling puts opposing chains in atari that
-   escape by one stone, on a neutral point or in their own territory (as :mod:`.dame`
-   judges it), the escape being the opponent's answer;
+1. *protect*: a living chain of its own in atari gets two liberties again, by a stone on
+   its last liberty (a neutral point or in its own territory: J1989 Art. 9 commentary, a
+   filled dame that puts a chain in atari must be answered, inside one's territory if need
+   be) or by capturing an opposing chain in atari beside it (dead stones among them);
+2. *ko*: a capture of one living lone stone (a half-point ko is taken, then connected
+   by 1; the other side may not take back at once);
+3. *forcing fill*: a neutral point whose filling puts living opposing chains in atari
+   that one move saves, the opponent's answer;
 4. *block*: a quiet fill of a neutral point where the opponent's fill would be forcing
    (the last one-point move: sente moves first, then this gote one);
 5. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
@@ -21,12 +20,15 @@ move of this list it can (points in board order):
 6. *connect first*: a protective move in its own territory without which a neutral
    point cannot be filled (its chain would keep one liberty there).
 
-Otherwise it passes; two passes in a row end the game. It never plays a seki liberty,
-a point of a seki group's regions, a point of a living group's territory other than a
-protective move of that group, nor a point a dead stone holds; a ko just taken is not
-taken back at once. Every ruleset then counts the finished board as it counts any board:
-a protective stone inside one's territory replaces a point of territory (territory
-scoring pays for it), a filled dame is a stone of its filler (area scoring counts it).
+Otherwise it passes; two passes in a row end the game. The dead stones stay on the board
+as the players leave them until the count, taking liberties, and are captured only by a
+protective move (they are prisoners either way). The finisher never fills a neutral
+point that would put a living chain in atari for good, a seki liberty, a point of a seki
+group's regions, a point of a living group's territory other than a protective move of
+that group, nor a point a dead stone held. Every ruleset then counts the finished board
+as it counts any board: a protective stone inside one's territory replaces a point of
+territory (territory scoring pays for it), a filled dame is a stone of its filler (area
+scoring counts it).
 """
 
 from __future__ import annotations
@@ -40,13 +42,14 @@ from rulelab.board import WALL
 from rulelab.classes import OPEN_DAME, OWED_B, OWED_W, TERRITORY_B, TERRITORY_W
 from rulelab.position import BLACK, EMPTY, WHITE, Life, Position
 
-from .chains import chain_forest, chain_liberties, is_quiet, judge, place, with_stone
-from .dame import UNSAFE, escapes
+from .chains import chain_forest, chain_liberties, copy_chains, is_quiet, judge, place, root, with_stone
 from .point_classes import PointClasses, classify_points
 from .tally import score_all
 
-PROTECT, KO, FORCING, BLOCK, QUIET, CONNECT_FIRST = 1, 2, 3, 4, 5, 6
-"""The kinds of finishing move, in the order a side looks for them."""
+NONE, QUIET, FORCING = 0, 1, 2
+"""What a fill of a neutral point does (:func:`_fill_kind`): nothing a side may play (it
+puts the filler in atari, captures, or ataris a living chain that cannot be saved), a
+quiet fill, or a forcing one (ataris living chains that can be saved)."""
 
 
 @numba.njit(cache=True)
@@ -71,51 +74,112 @@ def _zones(classes, dead, rows, cols):
 
 
 @numba.njit(cache=True)
-def _open(w, zone, p, colour, ban):
-    """Whether colour may play p: empty, not the ko point, neutral or its own territory."""
-    return w[p] == EMPTY and p != ban and (zone[p] == 3 or zone[p] == colour)
+def _remove_chain(w, nb, p, zone):
+    """Take the chain at p off w (its points are played no more); how many stones it had."""
+    colour = w[p]
+    stack = [p]
+    w[p] = EMPTY
+    removed = 0
+    while stack:
+        q = stack.pop()
+        zone[q] = 0
+        removed += 1
+        for k in range(4):
+            r = q + nb[k]
+            if w[r] == colour:
+                w[r] = EMPTY
+                stack.append(r)
+    return removed
 
 
 @numba.njit(cache=True)
-def _protects(w, nb, p, colour, chains):
-    """Whether colour on p saves a chain of its own in atari on p (two liberties after)."""
-    in_atari = False
+def _play(w, nb, p, colour, zone, chains):
+    """Put colour on empty p and take off the opposing chains left without a liberty.
+    Returns the chains (made again after a capture) and the stones taken."""
+    place(w, nb, p, colour, chains)
+    taken = 0
     for k in range(4):
         r = p + nb[k]
-        if w[r] == colour and chain_liberties(chains, r)[0] == 1:
-            in_atari = True
-    if not in_atari:
-        return False
-    own, _, captured, _, _ = judge(w, nb, p, colour, chains)
-    return own >= 2 or captured > 0
+        if w[r] == 3 - colour and chain_liberties(chains, r)[0] == 0:
+            taken += _remove_chain(w, nb, r, zone)
+    if taken:
+        chains = chain_forest(w, nb)
+    return chains, taken
 
 
 @numba.njit(cache=True)
-def _takes_lone_stone(w, nb, p, colour, chains):
-    """The lone opposing stone colour on p captures, when it captures just that; or -1."""
+def _played(w, nb, p, colour, zone, chains):
+    """Copies of w, its chains and zone with colour played on p (:func:`_play`)."""
+    board, board_zone = w.copy(), zone.copy()
+    board_chains, _ = _play(board, nb, p, colour, board_zone, copy_chains(chains))
+    return board, board_chains, board_zone
+
+
+@numba.njit(cache=True)
+def _saving_candidates(w, nb, s, zone, chains):
+    """The moves that may give the chain at s, in atari, liberties again: its last liberty
+    (a neutral point or in its own territory), and the capture of any opposing chain in
+    atari beside it."""
+    colour = w[s]
+    chain = root(chains.parent, s)
+    _, last = chain_liberties(chains, s)
+    candidates = [last] if zone[last] == 3 or zone[last] == colour else [-1]
+    for p in range(w.size):
+        if w[p] == colour and root(chains.parent, p) == chain:
+            for k in range(4):
+                r = p + nb[k]
+                if w[r] == 3 - colour:
+                    libs, q = chain_liberties(chains, r)
+                    if libs == 1 and zone[q] != 0:
+                        candidates.append(q)
+    return candidates
+
+
+@numba.njit(cache=True)
+def _saving_move(w, nb, s, zone, chains):
+    """The move that gives the living chain at s, in atari, two liberties again (and is
+    not itself left in atari), among :func:`_saving_candidates`; -1 if none does."""
+    for q in _saving_candidates(w, nb, s, zone, chains):
+        if q >= 0:
+            _, board_chains, _ = _played(w, nb, q, w[s], zone, chains)
+            if chain_liberties(board_chains, s)[0] >= 2 and chain_liberties(board_chains, q)[0] >= 2:
+                return q
+    return -1
+
+
+@numba.njit(cache=True)
+def _fill_kind(w, nb, p, colour, dead, zone, chains):
+    """What colour filling the neutral point p does (:data:`NONE`, :data:`QUIET`, :data:`FORCING`)."""
+    own, _, captured, ataris, _ = judge(w, nb, p, colour, chains)
+    if own < 2 or captured > 0:
+        return NONE
+    if ataris == 0:
+        return QUIET
+    board, board_chains, board_zone = _played(w, nb, p, colour, zone, chains)
+    kind = QUIET
+    for k in range(4):
+        r = p + nb[k]
+        if board[r] == 3 - colour and not dead[r] and chain_liberties(board_chains, r)[0] == 1:
+            if _saving_move(board, nb, r, board_zone, board_chains) < 0:
+                return NONE
+            kind = FORCING
+    return kind
+
+
+@numba.njit(cache=True)
+def _takes_lone_stone(w, nb, p, colour, dead, chains):
+    """Whether colour on p captures just one living lone stone (a ko)."""
     taken = -1
     for k in range(4):
         r = p + nb[k]
         if w[r] == 3 - colour and chain_liberties(chains, r)[0] == 1:
-            if taken >= 0 and r != taken:
-                return -1
+            if dead[r] or (taken >= 0 and r != taken):
+                return False
             for j in range(4):
                 if w[r + nb[j]] == 3 - colour:
-                    return -1  # a chain of more than one stone
+                    return False  # a chain of more than one stone
             taken = r
-    return taken
-
-
-@numba.njit(cache=True)
-def _forces(w, nb, p, colour, zone, chains):
-    """Whether colour filling p ataris chains that escape on a neutral point or in their
-    own territory (:func:`rulelab.scoring.dame.escapes`)."""
-    own, _, captured, ataris, escape = judge(w, nb, p, colour, chains)
-    if not (own >= 2 and captured == 0 and ataris > 0 and escape >= 0):
-        return False
-    if zone[escape] != 3 and zone[escape] != 3 - colour:
-        return False
-    return escapes(w, nb, p, colour, escape, zone, chains) != UNSAFE
+    return taken >= 0
 
 
 @numba.njit(cache=True)
@@ -132,46 +196,58 @@ def _connection_first(w, nb, p, colour, zone, chains):
 
 
 @numba.njit(cache=True)
-def _choose(w, nb, zone, colour, ban, chains):
-    """colour's move (point, kind), by the module docstring's list; (-1, 0) to pass."""
+def _choose(w, nb, zone, dead, colour, ban, chains):
+    """colour's move, by the module docstring's list; -1 to pass."""
     n = w.size
+    judged = np.zeros(n, np.bool_)
+    for s in range(n):
+        if w[s] == colour and not dead[s]:
+            chain = root(chains.parent, s)
+            if judged[chain]:
+                continue
+            judged[chain] = True
+            if chain_liberties(chains, s)[0] == 1:
+                q = _saving_move(w, nb, s, zone, chains)
+                if q >= 0 and q != ban:
+                    return q
     for p in range(n):
-        if _open(w, zone, p, colour, ban) and _protects(w, nb, p, colour, chains):
-            return p, PROTECT
+        if w[p] == EMPTY and zone[p] != 0 and p != ban and _takes_lone_stone(w, nb, p, colour, dead, chains):
+            return p
+    kinds = np.zeros(n, np.int8)
     for p in range(n):
-        if w[p] == EMPTY and zone[p] != 0 and p != ban and _takes_lone_stone(w, nb, p, colour, chains) >= 0:
-            return p, KO
+        if w[p] == EMPTY and zone[p] == 3 and p != ban:
+            kinds[p] = _fill_kind(w, nb, p, colour, dead, zone, chains)
+            if kinds[p] == FORCING:
+                return p
     for p in range(n):
-        if w[p] == EMPTY and zone[p] == 3 and p != ban and _forces(w, nb, p, colour, zone, chains):
-            return p, FORCING
+        if kinds[p] == QUIET and _fill_kind(w, nb, p, 3 - colour, dead, zone, chains) == FORCING:
+            return p
     for p in range(n):
-        if (w[p] == EMPTY and zone[p] == 3 and p != ban and is_quiet(w, nb, p, colour, chains)
-                and _forces(w, nb, p, 3 - colour, zone, chains)):
-            return p, BLOCK
-    for p in range(n):
-        if w[p] == EMPTY and zone[p] == 3 and p != ban and is_quiet(w, nb, p, colour, chains):
-            return p, QUIET
+        if kinds[p] == QUIET:
+            return p
     for p in range(n):
         if w[p] == EMPTY and zone[p] == 3 and p != ban:
             q = _connection_first(w, nb, p, colour, zone, chains)
             if q >= 0 and q != ban:
-                return q, CONNECT_FIRST
-    return -1, 0
+                return q
+    return -1
 
 
 @numba.njit(cache=True)
 def finish_board(board, dead, classes, to_move, ko):
     """Play ``(rows, cols)`` board to its end (module docstring). ``dead``: the verdict's
     dead stones; ``classes``: the board's point classes under it; ``ko``: the flat point
-    ``to_move`` may not take back (-1: none). Returns the finished board (dead stones still
-    on it), the moves as flat points (-1: a pass, the last two ending the game) and
-    colours, and the stones each colour lost (index 1, 2) to a ko taken."""
+    ``to_move`` may not take back (-1: none). Returns the finished board, the moves as flat
+    points (-1: a pass, the last two ending the game) and colours, and the stones each
+    colour lost (index 1, 2) to a capture."""
     rows, cols = board.shape
     stride = cols + 2
     w = np.full((rows + 2) * stride, WALL, np.int8)
+    dead_at = np.zeros(w.size, np.bool_)
     for r in range(rows):
         for c in range(cols):
-            w[(r + 1) * stride + c + 1] = EMPTY if dead[r, c] else board[r, c]
+            w[(r + 1) * stride + c + 1] = board[r, c]
+            dead_at[(r + 1) * stride + c + 1] = dead[r, c]
     nb = np.array([-stride, stride, -1, 1], np.int64)
     zone = _zones(classes, dead, rows, cols)
     chains = chain_forest(w, nb)
@@ -180,42 +256,31 @@ def finish_board(board, dead, classes, to_move, ko):
     moves = np.empty(limit, np.int64)
     colours = np.empty(limit, np.int8)
     lost = np.zeros(3, np.int64)
-    finished = board.copy()
     colour = to_move
     made = 0
     passes = 0
     while passes < 2 and made < limit:
-        p, kind = _choose(w, nb, zone, colour, ban, chains)
-        if p < 0:
-            passes += 1
-            ban = -1
-            moves[made] = -1
-            colours[made] = colour
-            made += 1
-            colour = 3 - colour
-            continue
-        passes = 0
-        taken = _takes_lone_stone(w, nb, p, colour, chains) if kind == KO else -1
-        place(w, nb, p, colour, chains)
-        ban = -1
-        if taken >= 0:
-            w[taken] = EMPTY
-            zone[taken] = 3
-            lost[3 - colour] += 1
-            chains = chain_forest(w, nb)
-            libs, _ = chain_liberties(chains, p)
-            alone = True
-            for k in range(4):
-                alone = alone and w[p + nb[k]] != colour
-            if alone and libs == 1:
-                ban = taken  # the opponent may not take back at once
-            finished[taken // stride - 1, taken % stride - 1] = EMPTY
-        r, c = p // stride - 1, p % stride - 1
-        finished[r, c] = colour
-        moves[made] = r * cols + c
+        p = _choose(w, nb, zone, dead_at, colour, ban, chains)
         colours[made] = colour
+        moves[made] = -1 if p < 0 else (p // stride - 1) * cols + p % stride - 1
         made += 1
+        passes = passes + 1 if p < 0 else 0
+        ban = -1
+        if p >= 0:
+            chains, taken = _play(w, nb, p, colour, zone, chains)
+            lost[3 - colour] += taken
+            if taken == 1 and chain_liberties(chains, p)[0] == 1:
+                alone = True
+                for k in range(4):
+                    alone = alone and w[p + nb[k]] != colour
+                if alone:
+                    ban = chain_liberties(chains, p)[1]  # the opponent may not take back at once
+                    zone[ban] = 3
         colour = 3 - colour
+    finished = np.empty((rows, cols), np.int8)
+    for r in range(rows):
+        for c in range(cols):
+            finished[r, c] = w[(r + 1) * stride + c + 1]
     return finished, moves[:made], colours[:made], lost
 
 
