@@ -31,9 +31,10 @@ from rulelab.store.positions import COUNTED_KINDS, POSITION_COLUMNS, position_fr
 VALIDATION_FILE = "validation.parquet"
 INVERTED = "recorded winner inverted: the count matches with the sign flipped"
 IMPOSSIBLE_PARITY = "recorded margin has a parity no area count of this board can have"
+IMPOSSIBLE_RESULT = "recorded margin no territory count can give at the record's komi"
 REFUSALS = (GnuGoError, KataGoError, LifeError)
 """A backend refusing or failing on one board (a missing backend stops the run)."""
-RECORD_CAUSES = (INVERTED, IMPOSSIBLE_PARITY)
+RECORD_CAUSES = (IMPOSSIBLE_RESULT, INVERTED, IMPOSSIBLE_PARITY)
 """Causes that blame the recorded result itself, whatever the board holds."""
 EXPLANATION_TYPES = {"miss_class": "str", "fix_kind": "str", "fix_colour": "str",
                      "fix_stones": "Int64", "fix_point": "str", "fix_survival": "float64",
@@ -65,6 +66,9 @@ def compare(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     sign = np.where(table.result_winner == "B", 1.0, -1.0)
     table["recorded_margin"] = (sign * table.result_margin).fillna(0.0)  # a draw: margin 0
     table["difference"] = table.margin - table.recorded_margin
+    # A territory count before komi is whole: a draw at komi 5.5 is no count of any board.
+    before_komi = table.recorded_margin + table.komi + table.handicap_bonus
+    table["countable"] = (table.scoring != "territory") | (before_komi == before_komi.round())
     table["exact"] = table.difference.abs() < 1e-9
     table["within_1"] = table.difference.abs() <= 1.0
     table["winner_agrees"] = table.winner == table.result_winner.fillna("draw")
@@ -85,6 +89,8 @@ def likely_cause(row) -> str | None:
     diff = row.difference
     if abs(diff) < 1e-9:
         return None
+    if not row.countable:
+        return IMPOSSIBLE_RESULT
     if abs(row.margin + row.recorded_margin) < 1e-9:
         return INVERTED
     if row.scoring == "area" and not parity_possible(row):
@@ -129,8 +135,13 @@ def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "boar
     rulelab's verdict or the second opinion's count within one point. A table counted on
     both bases (:func:`both_bases`) gets each basis's rates (``exact_none``, ``within_1_play``
     ...) and ``reproduces``, the basis that counts more of the group's records exactly
-    (then within one point; ``'both'`` when they tie).
+    (then within one point; ``'both'`` when they tie). The rates leave out the records no
+    count can reproduce (``countable`` false: a result the record's komi cannot give under
+    territory counting, such as a draw at komi 5.5), which ``uncounted`` numbers.
     """
+    full = table
+    if "countable" in table:
+        table = table.loc[table.countable]
     table = table.assign(ceiling=~table.miss_class.isin(OUTSIDE_LIFE))
     rates = dict(games=("exact", "size"), exact=("exact", "mean"), within_1=("within_1", "mean"),
                  winner=("winner_agrees", "mean"), ceiling=("ceiling", "mean"))
@@ -150,6 +161,12 @@ def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "boar
         part.index = [f"{column}={value}" for value in part.index]
         parts.append(part)
     summary = pd.concat(parts).round(4)
+    if "countable" in full:
+        uncounted = {"all": int((~full.countable).sum())}
+        for column in by:
+            for value, group in full.groupby(column, dropna=False):
+                uncounted[f"{column}={value}"] = int((~group.countable).sum())
+        summary["uncounted"] = [uncounted.get(group, 0) for group in summary.index]
     return summary.assign(reproduces=_reproducing(summary)) if bases else summary
 
 
