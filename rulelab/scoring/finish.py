@@ -13,11 +13,9 @@ side making on its turn the first move of this list it can (points in board orde
    by 1; the other side may not take back at once);
 3. *forcing fill*: a neutral point whose filling puts living opposing chains in atari
    that one move saves, the opponent's answer;
-4. *block*: a quiet fill of a neutral point where the opponent's fill would be forcing
-   (the last one-point move: sente moves first, then this gote one);
-5. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
+4. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
    threatening nothing;
-6. *connect first*: a protective move in its own territory without which a neutral
+5. *connect first*: a protective move in its own territory without which a neutral
    point cannot be filled (its chain would keep one liberty there).
 
 Otherwise it passes; two passes in a row end the game. The dead stones stay on the board
@@ -219,9 +217,6 @@ def _choose(w, nb, zone, dead, colour, ban, chains):
             kinds[p] = _fill_kind(w, nb, p, colour, dead, zone, chains)
             if kinds[p] == FORCING:
                 return p
-    for p in range(n):
-        if kinds[p] == QUIET and _fill_kind(w, nb, p, 3 - colour, dead, zone, chains) == FORCING:
-            return p
     for p in range(n):
         if kinds[p] == QUIET:
             return p
