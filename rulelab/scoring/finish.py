@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 import numba
 import numpy as np
 
-from rulelab.board import WALL
+from rulelab.board import pad, point_coords, point_index, unpad
 from rulelab.classes import OPEN_DAME, OWED_B, OWED_W, TERRITORY_B, TERRITORY_W
 from rulelab.position import BLACK, EMPTY, WHITE, Life, Position
 
@@ -51,23 +51,21 @@ quiet fill, or a forcing one (ataris living chains that can be saved)."""
 
 
 @numba.njit(cache=True)
-def _zones(classes, dead, rows, cols):
+def _zones(classes, dead):
     """Per padded point, who may play there: 3 both (open dame), BLACK or WHITE only that
     colour's protective moves (its territory), 0 nobody (stones, seki, dead stones, wall)."""
-    stride = cols + 2
-    zone = np.zeros((rows + 2) * stride, np.int8)
-    for r in range(rows):
-        for c in range(cols):
-            k = classes[r, c]
-            p = (r + 1) * stride + c + 1
-            if dead[r, c]:
-                continue
-            if k == OPEN_DAME:
-                zone[p] = 3
-            elif k == TERRITORY_B or k == OWED_B:
-                zone[p] = BLACK
-            elif k == TERRITORY_W or k == OWED_W:
-                zone[p] = WHITE
+    padded = pad(classes)
+    zone = np.zeros(padded.size, np.int8)
+    for p in range(padded.size):
+        k = padded[p]
+        if dead[p]:
+            continue
+        if k == OPEN_DAME:
+            zone[p] = 3
+        elif k == TERRITORY_B or k == OWED_B:
+            zone[p] = BLACK
+        elif k == TERRITORY_W or k == OWED_W:
+            zone[p] = WHITE
     return zone
 
 
@@ -236,17 +234,12 @@ def finish_board(board, dead, classes, to_move, ko):
     points (-1: a pass, the last two ending the game) and colours, and the stones each
     colour lost (index 1, 2) to a capture."""
     rows, cols = board.shape
-    stride = cols + 2
-    w = np.full((rows + 2) * stride, WALL, np.int8)
-    dead_at = np.zeros(w.size, np.bool_)
-    for r in range(rows):
-        for c in range(cols):
-            w[(r + 1) * stride + c + 1] = board[r, c]
-            dead_at[(r + 1) * stride + c + 1] = dead[r, c]
-    nb = np.array([-stride, stride, -1, 1], np.int64)
-    zone = _zones(classes, dead, rows, cols)
+    w = pad(board)
+    dead_at = pad(dead.astype(np.int8)) == 1
+    nb = np.array([-(cols + 2), cols + 2, -1, 1], np.int64)
+    zone = _zones(classes, dead_at)
     chains = chain_forest(w, nb)
-    ban = -1 if ko < 0 else (ko // cols + 1) * stride + ko % cols + 1
+    ban = -1 if ko < 0 else point_index(ko // cols, ko % cols, cols)
     limit = 3 * rows * cols
     moves = np.empty(limit, np.int64)
     colours = np.empty(limit, np.int8)
@@ -257,7 +250,8 @@ def finish_board(board, dead, classes, to_move, ko):
     while passes < 2 and made < limit:
         p = _choose(w, nb, zone, dead_at, colour, ban, chains)
         colours[made] = colour
-        moves[made] = -1 if p < 0 else (p // stride - 1) * cols + p % stride - 1
+        row, col = point_coords(p, cols)
+        moves[made] = -1 if p < 0 else row * cols + col
         made += 1
         passes = passes + 1 if p < 0 else 0
         ban = -1
@@ -272,11 +266,7 @@ def finish_board(board, dead, classes, to_move, ko):
                     ban = chain_liberties(chains, p)[1]  # the opponent may not take back at once
                     zone[ban] = 3
         colour = 3 - colour
-    finished = np.empty((rows, cols), np.int8)
-    for r in range(rows):
-        for c in range(cols):
-            finished[r, c] = w[(r + 1) * stride + c + 1]
-    return finished, moves[:made], colours[:made], lost
+    return unpad(w, rows, cols), moves[:made], colours[:made], lost
 
 
 @dataclass(frozen=True)
