@@ -259,7 +259,7 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
             basis = finish_basis(row["source"], finish)
             done = finished(position, verdict, basis, classes)  # the board every ruleset counts
             counted_classes = classify_points(done.position, verdict) if done.moves else classes
-            cases = game_status(done.position, verdict)
+            cases = game_status(position, verdict)  # the rules confirm the board the players left
             plan = _plan(done.position, counted, record, komi, verdict, counted_classes, cases, basis)
             lived = life_row(row["game_id"], verdict, classes, cases, counted, _own_dead(verdict, cases, counted),
                              players_counted=row["result_kind"] in COUNTED_KINDS,

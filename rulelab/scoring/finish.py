@@ -10,7 +10,9 @@ side making on its turn the first move of this list it can (points in board orde
    filled dame that puts a chain in atari must be answered, inside one's territory if need
    be) or by capturing an opposing chain in atari beside it (dead stones among them);
 2. *ko*: a capture of one living lone stone (a half-point ko is taken, then connected
-   by 1; the other side may not take back at once);
+   by 1; the other side may not take back at once), unless the record ended by two
+   passes: the kos its players left open are the rules' to settle
+   (:mod:`rulelab.life.status`, its unmended kos and ko kills);
 3. *forcing fill*: a neutral point whose filling puts living opposing chains in atari
    that one move saves, the opponent's answer;
 4. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
@@ -192,7 +194,7 @@ def _connection_first(w, nb, p, colour, zone, chains):
 
 
 @numba.njit(cache=True)
-def _choose(w, nb, zone, dead, colour, ban, chains):
+def _choose(w, nb, zone, dead, colour, ban, chains, kos):
     """colour's move, by the module docstring's list; -1 to pass."""
     n = w.size
     judged = np.zeros(n, np.bool_)
@@ -207,7 +209,7 @@ def _choose(w, nb, zone, dead, colour, ban, chains):
                 if q >= 0 and q != ban:
                     return q
     for p in range(n):
-        if w[p] == EMPTY and zone[p] != 0 and p != ban and _takes_lone_stone(w, nb, p, colour, dead, chains):
+        if kos and w[p] == EMPTY and zone[p] != 0 and p != ban and _takes_lone_stone(w, nb, p, colour, dead, chains):
             return p
     kinds = np.zeros(n, np.int8)
     for p in range(n):
@@ -227,10 +229,10 @@ def _choose(w, nb, zone, dead, colour, ban, chains):
 
 
 @numba.njit(cache=True)
-def finish_board(board, dead, classes, to_move, ko):
+def finish_board(board, dead, classes, to_move, ko, kos):
     """Play ``(rows, cols)`` board to its end (module docstring). ``dead``: the verdict's
     dead stones; ``classes``: the board's point classes under it; ``ko``: the flat point
-    ``to_move`` may not take back (-1: none). Returns the finished board, the moves as flat
+    ``to_move`` may not take back (-1: none); ``kos``: whether a ko may be taken. Returns the finished board, the moves as flat
     points (-1: a pass, the last two ending the game) and colours, and the stones each
     colour lost (index 1, 2) to a capture."""
     rows, cols = board.shape
@@ -248,7 +250,7 @@ def finish_board(board, dead, classes, to_move, ko):
     made = 0
     passes = 0
     while passes < 2 and made < limit:
-        p = _choose(w, nb, zone, dead_at, colour, ban, chains)
+        p = _choose(w, nb, zone, dead_at, colour, ban, chains, kos)
         colours[made] = colour
         row, col = point_coords(p, cols)
         moves[made] = -1 if p < 0 else row * cols + col
@@ -317,7 +319,8 @@ def finish_position(position: Position, life: Life, classes: PointClasses | None
     rows, cols = board.shape
     ko = -1 if position.ko_point is None else position.ko_point[0] * cols + position.ko_point[1]
     dead = np.asarray(life.dead, dtype=np.bool_) & (board != EMPTY)
-    finished, points, colours, lost = finish_board(board, dead, classes.classes, int(position.to_move), ko)
+    finished, points, colours, lost = finish_board(board, dead, classes.classes, int(position.to_move), ko,
+                                                   not position.ended_by_passes)
     end = len(points) - 2 if len(points) >= 2 and points[-1] < 0 and points[-2] < 0 else len(points)
     moves = tuple((int(colour), *(divmod(int(p), cols) if p >= 0 else (-1, -1)))
                   for p, colour in zip(points[:end], colours[:end]))
