@@ -148,11 +148,11 @@ def _saving_move(w, nb, s, zone, chains):
 @numba.njit(cache=True)
 def _fill_kind(w, nb, p, colour, dead, zone, chains):
     """What colour filling the neutral point p does (:data:`NONE`, :data:`QUIET`, :data:`FORCING`)."""
-    own, _, captured, ataris, _ = judge(w, nb, p, colour, chains)
-    if own < 2 or captured > 0:
-        return NONE
-    if ataris == 0:
+    if is_quiet(w, nb, p, colour, chains):  # most fills, told by their sides alone
         return QUIET
+    own, _, captured, ataris, _ = judge(w, nb, p, colour, chains)
+    if own < 2 or captured > 0 or ataris == 0:
+        return NONE
     board, board_chains, board_zone = _played(w, nb, p, colour, zone, chains)
     kind = QUIET
     for k in range(4):
