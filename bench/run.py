@@ -12,7 +12,8 @@ measurements taken one after the other on this machine, so machine speed cancels
   rest of it costs, and so what life and death costs a game and what a pipeline of
   :data:`TARGET` times the baseline would leave it (:func:`life_budget`);
 - peak memory of the whole process tree, scoring a tenth of dev-mixed and all of it;
-- rulelab against GNU Go counting the same finished games (skipped without ``gnugo``).
+- rulelab against GNU Go counting the same finished games (skipped without ``gnugo``);
+- what the finisher adds to a game, timed alone (:mod:`bench.finish`).
 
 Every run starts from an empty run folder: parts left by an earlier run would be reused
 and make the figures meaningless. ``--only throughput --every N`` measures the
@@ -34,6 +35,7 @@ from pathlib import Path
 
 from bench.baseline import run_baseline
 from bench.figures import update_doc
+from bench.finish import finish_cost
 from bench.gnugo import bench_gnugo
 from bench.memory import peak_tree_rss, sample_archive
 from rulelab import __version__
@@ -85,6 +87,7 @@ def bench_throughput(sample: Path) -> dict:
         figures[f"{name}_vs_baseline"] = round(found / seconds / baseline, 2)
         figures[f"{name}_games_ok"] = manifest["counts"]["games_ok"]
     figures.update(life_budget(figures))
+    figures.update(finish_cost(sample))
     return figures
 
 
@@ -170,6 +173,8 @@ def summary(results: dict) -> str:
         f"marks alone for life and death (every stone alive without them)",
         f"life      {speed['life_ms_per_game_jobs1']} ms a game with 1 job; {speed['pipeline_target_vs_baseline']}x the baseline "
         f"would leave it {speed['life_budget_ms_per_game_at_target']} ms",
+        f"finish    {speed['finish_ms_per_game_jobs1']} ms a game with 1 job to play it to its end "
+        f"({speed['finish_moves_per_game']} moves a game, {speed['finish_games']:,} games)",
     ]
     if "memory_dev_mixed" not in results:
         return "\n".join(lines)

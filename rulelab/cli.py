@@ -21,7 +21,7 @@ from rulelab.errors import RulelabError
 from rulelab.katago_install import ENVIRONMENT
 from rulelab.life_methods import ENGINE_METHODS, METHODS as LIFE_METHODS
 from rulelab.pipeline.engines import ENGINES
-from rulelab.rules import PLAYOUT_MODELS
+from rulelab.rules import FINISH_BASES, PLAYOUT_MODELS
 
 DESCRIPTION = "Score Go game collections under many rulesets and study where they diverge."
 
@@ -65,6 +65,13 @@ def _add_life(parser: argparse.ArgumentParser) -> None:
                              "same verdicts; others show how far a count depends on chance")
 
 
+def _add_finish(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--finish", choices=("auto", *FINISH_BASES), default="auto",
+                        help="count each record after playing it to its end (play: the last dame, "
+                             "protective moves and ko) or as it stands (none); auto (default): as "
+                             "its server counts, none for KGS, OGS, IGS, NNGS, Tygem and Fox")
+
+
 def _life(args, name: str | None):
     """The life method called ``name``, with the KataGo files the command line names (made
     absolute, so worker processes find them wherever they run)."""
@@ -103,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--playout", choices=PLAYOUT_MODELS, default="captured",
                        help="Tromp-Taylor and stone scoring: score after the dead stones are "
                             "captured (default), or the board as it stands (as-is)")
+    _add_finish(score)
 
     validate = command("validate", "compare counts under each record's rules with its recorded result")
     _add_inputs(validate, out_required=False)
@@ -111,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help="count each game with this backend's dead stones too, and "
                                "blame no miss on the record when its verdict reproduces it")
     validate.add_argument("--assume-rules", metavar="NAME", help="rules of records that name none")
+    _add_finish(validate)
 
     sql = command("sql", "run SQL over a run folder's tables (views: games, scores, life; "
                          "all_games, all_scores, all_life keep the copies)", names=False)
@@ -229,7 +238,7 @@ def _score(args) -> int:
     manifest = score(args.paths, args.out, rules=rules, komi=args.komi, life=_life(args, args.life),
                      jobs=args.jobs, force=args.force, progress=True, engine=args.engine,
                      scheduler=args.scheduler, assume_rules=args.assume_rules, playout=args.playout,
-                     seed=args.seed)
+                     seed=args.seed, finish=args.finish)
     _summary(args, manifest, started)
     return 0
 
@@ -251,7 +260,7 @@ def _validate(args) -> int:
         summary = validate(args.paths, out, life=_life(args, args.life), jobs=args.jobs, force=args.force,
                            progress=True, engine=args.engine, scheduler=args.scheduler,
                            assume_rules=args.assume_rules, second=_life(args, args.second_opinion),
-                           seed=args.seed)
+                           seed=args.seed, finish=args.finish)
         if args.json:
             print((Path(out) / "validation.json").read_text(), end="")
             return 0

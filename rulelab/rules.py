@@ -488,6 +488,35 @@ def with_source_dame(ruleset: Ruleset, source: str | None) -> Ruleset:
     return ruleset if policy == ruleset.dame_policy else replace(ruleset, dame_policy=policy)
 
 
+FINISH_BASES = ("none", "play")
+"""How a record is counted: ``'none'``, the board as it stands (the open dame for nobody,
+no protective move made); ``'play'``, the board played to its end first
+(:mod:`rulelab.scoring.finish`)."""
+
+FINISH_BY_SOURCE: Mapping[str, str] = MappingProxyType(
+    {source: "none" for source in ("kgs", "ogs", "igs", "nngs", "tygem", "fox")})
+"""Servers that count a game's board as it stands when the players stop: their recorded
+results count no move after the record's last (on KGS's records the board as it stands
+reproduces the results; Fox's counts fill the dame alternately, :data:`DAME_POLICY_BY_SOURCE`).
+Every other record, a professional game among them, is counted after the finish."""
+
+
+def finish_basis(source: str | None, finish: str = "auto") -> str:
+    """The basis (:data:`FINISH_BASES`) a record of ``source`` is counted on: ``finish``
+    itself, or under ``'auto'`` its server's (:data:`FINISH_BY_SOURCE`, else ``'play'``).
+
+    Examples
+    --------
+    >>> finish_basis("kgs"), finish_basis(None), finish_basis("kgs", "play")
+    ('none', 'play', 'play')
+    """
+    if finish == "auto":
+        return FINISH_BY_SOURCE.get(source, "play")
+    if finish not in FINISH_BASES:
+        raise RulesError(f"The finish basis must be 'auto' or one of {', '.join(FINISH_BASES)}; got {finish!r}")
+    return finish
+
+
 def server_ruleset(rules: str | None, source: str | None,
                    assumed: str | None = None) -> Ruleset | None:
     """The ruleset a record was counted under by its server, at the preset's komi.

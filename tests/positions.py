@@ -12,7 +12,9 @@ comment lines (``#``, the position's story and hand count), setting lines
 - ``result``: ``preset result`` pairs (``B+0.5``, ``draw``), the verdict of each preset at
   the komi it gives this game (:meth:`rulelab.rules.Ruleset.for_game`);
 - ``flags``: the rule flags the estimator raises (``bent_four_in_the_corner``), space-separated;
-- ``record`` and ``moves``: root properties and moves of :meth:`Named.record`.
+- ``record`` and ``moves``: root properties and moves of :meth:`Named.record`;
+- ``finish`` and ``as_is`` (``finish.txt``): the moves the finisher adds, as SGF nodes, and
+  the margins of the board as it stands, as ``margin_before_komi`` gives the finished board's.
 """
 
 from __future__ import annotations

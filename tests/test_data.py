@@ -45,7 +45,7 @@ def test_the_package_ships_the_data_folder():
 
 def test_every_named_position_is_a_rectangular_diagram_of_stones_and_points():
     files = sorted(path.stem for path in POSITIONS.glob("*.txt"))
-    assert files == ["life", "repetition", "scoring", "status"]
+    assert files == ["finish", "life", "repetition", "scoring", "status"]
     for file in files:
         positions = named_positions(file)
         assert positions, file

@@ -29,7 +29,7 @@ from rulelab.errors import RulesError
 from rulelab.life import estimate_life
 from rulelab.position import BLACK, COLOUR_NAME, WHITE, Life, Position
 from rulelab.rules import Ruleset
-from rulelab.scoring import score_all
+from rulelab.scoring.finish import margin_on
 
 SURE_DEAD = 0.2
 """Survival share below which the playouts call a block certainly dead. On the KGS 2017
@@ -132,7 +132,7 @@ class Explanation:
 
 def explain_miss(position: Position, verdict, ruleset: Ruleset, recorded_margin: float, *,
                  record_problem: bool = False, second_opinion_exact: bool = False,
-                 rng_seed: int = 0) -> Explanation:
+                 rng_seed: int = 0, finish: str = "none") -> Explanation:
     """Find the one block whose verdict, flipped, comes closest to the recorded margin.
 
     Parameters
@@ -156,6 +156,9 @@ def explain_miss(position: Position, verdict, ruleset: Ruleset, recorded_margin:
         the record or the count (:data:`SECOND_OPINION`).
     rng_seed : int
         Seed of the playouts that weigh each block, as in the scoring run.
+    finish : {'none', 'play'}
+        The basis the run counted the game on (:data:`rulelab.rules.FINISH_BASES`): each
+        flipped verdict's count plays the board to its end first under ``'play'``.
 
     Returns
     -------
@@ -199,10 +202,10 @@ def explain_miss(position: Position, verdict, ruleset: Ruleset, recorded_margin:
     # from; for markup and the engines, the playouts' view).
     estimate = estimate_life(position.board, position.to_move, seed=rng_seed,
                              stopped_early=position.stopped_early)
-    difference = _margin(position, verdict, ruleset) - recorded_margin
+    difference = margin_on(position, verdict, ruleset, finish) - recorded_margin
     fixes = []
     for kind, colour, block in _flips(position.board, verdict, verdict.proven):
-        remaining = _margin(position, _flipped(verdict, kind, block), ruleset) - recorded_margin
+        remaining = margin_on(position, _flipped(verdict, kind, block), ruleset, finish) - recorded_margin
         if abs(remaining) < abs(difference):
             fixes.append(Flip(kind=kind, colour=colour, stones=int(block.sum()),
                               point=tuple(int(i) for i in np.argwhere(block)[0]),
@@ -290,6 +293,3 @@ def _flipped(verdict: Life, kind: str, block: np.ndarray) -> Life:
     return Life(dead=dead, method=verdict.method, confidence=verdict.confidence,
                 finished=verdict.finished)
 
-
-def _margin(position: Position, life: Life, ruleset: Ruleset) -> float:
-    return score_all(position, life, [ruleset])[0].margin

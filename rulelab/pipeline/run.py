@@ -35,9 +35,9 @@ from rulelab.pipeline.run_folder import check_output_folder
 from rulelab.pipeline.score import SCORES_SCHEMA, resolve_rulesets, scores_stage
 from rulelab.pipeline.units import plan_units
 from rulelab.pipeline.validate import (GAME_COLUMNS, SCORE_COLUMNS, VALIDATION_FILE, agreement, compare,
-                                       explain_misses, miss_class_counts, second_opinion)
+                                       both_bases, explain_misses, miss_class_counts, second_opinion)
 from rulelab.read.sources import ReadStats, check_inputs, iter_files
-from rulelab.rules import PLAYOUT_MODELS, check_komi, get_ruleset
+from rulelab.rules import PLAYOUT_MODELS, check_komi, finish_basis, get_ruleset
 from rulelab.store.layout import GAMES_FILE, LIFE_FILE, MANIFEST_FILE, SCORES_FILE
 from rulelab.store.life import LIFE_SCHEMA
 from rulelab.store.manifest import CHECKSUMS, checksums, damaged_tables, read_manifest
@@ -175,7 +175,7 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
           komi: float | None = None, life: str | LifeMethod = "auto", jobs: int | None = None,
           force: bool = False, progress: bool = False, engine: str = "local",
           scheduler: str | None = None, assume_rules: str | None = None,
-          playout: str = "captured", seed: int = 0) -> dict:
+          playout: str = "captured", seed: int = 0, finish: str = "auto") -> dict:
     """Ingest (or reuse the ingest in ``out``) and write ``out/scores.parquet`` and
     ``out/life.parquet``.
 
@@ -190,7 +190,10 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     the dead stones are captured, ``'as-is'`` on the board as it stands
     (:func:`rulelab.rules.played_out`). ``seed`` seeds the estimator's playouts: the
     same seed gives the same verdicts, and other seeds show how far a count depends on
-    the estimate's chance.
+    the estimate's chance. ``finish`` is the counting basis: ``'play'`` plays each record
+    to its end before the count (:mod:`rulelab.scoring.finish`), ``'none'`` counts the
+    board as it stands, ``'auto'`` (the default) each record as its server counts
+    (:func:`rulelab.rules.finish_basis`).
 
     Games and scores are made unit by unit and checkpointed under ``out/parts/``, as
     :func:`ingest` describes: an interrupted run resumes, and a re-run
@@ -209,11 +212,12 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     if playout not in PLAYOUT_MODELS:
         raise RulesError(f"The 'playout' parameter must be one of {PLAYOUT_MODELS}; got {playout!r}")
     rulesets = resolve_rulesets(rules, None, playout)
+    finish_basis(None, finish)  # an unknown basis stops the run here
     if komi is not None:  # here, not in every game
         _check_user_komi(komi)
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name
-    stage = scores_stage(rulesets, life, komi, assume_rules, playout, seed)
+    stage = scores_stage(rulesets, life, komi, assume_rules, playout, seed, finish)
     recorded = _recorded_ingest(out, paths)
     finished = [SCORES_FILE, LIFE_FILE] if recorded else [GAMES_FILE, MANIFEST_FILE, SCORES_FILE, LIFE_FILE]
     if recorded and _scored_with(out, stage.options):
@@ -325,7 +329,7 @@ SECOND_OPINIONS = (None, *ENGINE_METHODS)
 def validate(paths: Iterable[str], out: str | Path, *, life: str | LifeMethod = "auto",
              jobs: int | None = None, force: bool = False, progress: bool = False, engine: str = "local",
              scheduler: str | None = None, assume_rules: str | None = None,
-             second: str | LifeMethod | None = None, seed: int = 0) -> pd.DataFrame:
+             second: str | LifeMethod | None = None, seed: int = 0, finish: str = "auto") -> pd.DataFrame:
     """Score ``paths`` into ``out`` and compare with recorded results.
 
     Scoring reads each input once and makes only the parts it lacks, so scores made
@@ -338,7 +342,10 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str | LifeMethod = 
     ``'gnugo'``, or such a method) whose verdict is counted too, game by game
     (:func:`~rulelab.pipeline.validate.second_opinion`): its columns join the misses and
     the table.
-    ``seed`` seeds the estimator, in the scores and in the explanations.
+    ``seed`` seeds the estimator, in the scores and in the explanations. ``finish`` is the
+    counting basis of the scores (:func:`score`); the table also counts each game on both
+    bases (:func:`~rulelab.pipeline.validate.both_bases`), and the agreement says which
+    reproduces the records of each group.
     """
     if getattr(second, "name", second) not in SECOND_OPINIONS:
         raise RulesError(f"second opinion must be one of {', '.join(map(str, SECOND_OPINIONS))}; "
@@ -349,16 +356,16 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str | LifeMethod = 
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name  # as the scores' provenance names it
     score(paths, out, life=life, jobs=jobs, force=force, progress=progress, engine=engine,
-          scheduler=scheduler, assume_rules=assume_rules, seed=seed)
+          scheduler=scheduler, assume_rules=assume_rules, seed=seed, finish=finish)
     games = pd.read_parquet(out / GAMES_FILE, columns=GAME_COLUMNS + ["status", "result_kind",
                                                                       "duplicate_of"])
     scores = pd.read_parquet(out / SCORES_FILE, columns=SCORE_COLUMNS + ["komi_source", "duplicate_of"])
-    table = compare(games, scores)
+    table = both_bases(compare(games, scores), out, assume_rules)
     if second is not None:
-        table = second_opinion(table, out / GAMES_FILE, second, assume_rules)
+        table = second_opinion(table, out / GAMES_FILE, second, assume_rules, finish=finish)
     started = time.perf_counter()
     misses = table.loc[~table.exact]
-    explained = explain_misses(misses, out, assume_rules, progress, seed)
+    explained = explain_misses(misses, out, assume_rules, progress, seed, finish)
     misses = pd.concat([misses, explained], axis=1)
     seconds = time.perf_counter() - started
     misses.reset_index(drop=True).to_parquet(out / VALIDATION_FILE, index=False)

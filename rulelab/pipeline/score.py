@@ -25,9 +25,10 @@ from rulelab.pipeline.checkpoint import Stage
 from rulelab.pipeline.ingest import environment
 from rulelab.position import Position
 from rulelab.read.cycles import WINNERS, repetition
-from rulelab.rules import (PRESETS, Ruleset, get_ruleset, is_one_stone_game, played_out, server_ruleset,
-                           with_source_dame)
+from rulelab.rules import (PRESETS, Ruleset, finish_basis, get_ruleset, is_one_stone_game, played_out,
+                           server_ruleset, with_source_dame)
 from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points
+from rulelab.scoring.finish import finished
 from rulelab.scoring.tally import TallyRow, analyses_for, tally
 from rulelab.store.layout import SCORES_FILE
 from rulelab.store.life import LIFE_SCHEMA, life_row
@@ -48,7 +49,7 @@ def _scores_schema() -> pa.Schema:
              "float | None": pa.float64(), "int | None": pa.int32(), "str | None": pa.string()}
     columns = [("game_id", pa.string()), ("komi_source", pa.string())]
     columns += [(f.name, types[str(f.type)]) for f in fields(ScoreBreakdown)]
-    ended = [("board_settled", pa.bool_()), ("ended_by_passes", pa.bool_()),
+    ended = [("board_settled", pa.bool_()), ("ended_by_passes", pa.bool_()), ("finish", pa.string()),
              ("has_illegal_moves", pa.bool_()), ("duplicate_of", pa.string()),
              ("status", pa.string()), ("status_effect", pa.float64()), ("repetition", pa.string())]
     return pa.schema(columns + ended + [("error", pa.string())])
@@ -86,7 +87,7 @@ def _record_ruleset(rules: str | None, source: str | None, komi: float | None, a
 def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
                life: str | LifeMethod = "auto", record: Ruleset | None = None, komi: float | None = None,
                verdict: LifeVerdict | None = None, classes: PointClasses | None = None,
-               cases: list[StatusCase] | None = None) -> list[dict]:
+               cases: list[StatusCase] | None = None, finish: str = "none") -> list[dict]:
     """Score one position under several rulesets; one flat record per ruleset.
 
     Parameters
@@ -108,6 +109,10 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
         The point classes under ``verdict``, when already made (for the life table).
     cases : list of StatusCase, optional
         The position's status cases (:func:`game_status`), when already found.
+    finish : {'none', 'play'}
+        The counting basis (:data:`rulelab.rules.FINISH_BASES`): the board as it stands, or
+        played to its end first (:mod:`rulelab.scoring.finish`); ``classes`` and ``cases``
+        are then those of the finished position.
 
     Besides the breakdown, each record says whether the board is settled
     (``board_settled``: no open border, no ko, no capturable string) and whether the
@@ -118,7 +123,9 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     minus the margin under ``verdict``; 0 when nothing moved).
     """
     verdict = verdict or life_method(life).decide(position)
-    plan = _plan(position, list(rulesets or resolve_rulesets(None, None)), record, komi, verdict, classes, cases)
+    position = finished(position, verdict, finish_basis(None, finish)).position
+    plan = _plan(position, list(rulesets or resolve_rulesets(None, None)), record, komi, verdict, classes, cases,
+                 finish)
     columns = _scored([plan])
     return [dict(zip(columns, values)) for values in zip(*columns.values())]
 
@@ -138,12 +145,15 @@ class _Plan:
     status: list[str | None]
     """Per ruleset, the status cases its rules decide otherwise than the verdict."""
     state: dict
-    """How the game ended (``board_settled``, ``ended_by_passes``)."""
+    """How the game ended (``board_settled``, ``ended_by_passes``) and the basis it is
+    counted on (``finish``)."""
 
 
 def _plan(position: Position, rulesets: list[Ruleset], record: Ruleset | None, komi: float | None,
-          verdict: LifeVerdict, classes: PointClasses | None, cases: list[StatusCase] | None) -> _Plan:
-    """The counts :func:`score_game` makes of one game (see there), each board analysed."""
+          verdict: LifeVerdict, classes: PointClasses | None, cases: list[StatusCase] | None,
+          finish: str) -> _Plan:
+    """The counts :func:`score_game` makes of one game (see there), each board analysed:
+    ``position`` is the board counted on the basis ``finish``."""
     labelled = _labelled(rulesets, record, komi)
     cases = game_status(position, verdict) if cases is None else cases
     chosen = [ruleset for ruleset, _ in labelled]
@@ -160,7 +170,8 @@ def _plan(position: Position, rulesets: list[Ruleset], record: Ruleset | None, k
         for i, a in zip(theirs, analyses):
             own[i], status[i] = len(rows), kinds
             rows.append((position, verdict_of_rules, chosen[i], chosen[i].komi, a))
-    state = {"board_settled": _board_settled(position, verdict), "ended_by_passes": position.ended_by_passes}
+    state = {"board_settled": _board_settled(position, verdict), "ended_by_passes": position.ended_by_passes,
+             "finish": finish}
     return _Plan(rows, [source for _, source in labelled], own, status, state)
 
 
@@ -185,7 +196,7 @@ def _scored(plans: list[_Plan]) -> dict[str, list]:
     return {**columns, **extra, "status_effect": effect}
 
 
-_STATE = ("board_settled", "ended_by_passes")
+_STATE = ("board_settled", "ended_by_passes", "finish")
 """How a game ended, the same in each of its records (:attr:`_Plan.state`)."""
 
 
@@ -226,10 +237,12 @@ def _board_settled(position: Position, verdict) -> bool:
 
 def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod, komi: float | None,
                  assume_rules: str | None = None, playout: str = "captured",
-                 seed: int = 0) -> dict[str, pa.Table | list[dict]]:
+                 seed: int = 0, finish: str = "auto") -> dict[str, pa.Table | list[dict]]:
     """The scores table and the life rows of a batch of games rows (a game that cannot be
     scored has error rows in the scores table and no life row); ``seed`` seeds the
-    estimator. The scores are made as columns, straight from the batch's tally."""
+    estimator; each game is counted on the basis :func:`rulelab.rules.finish_basis` gives its
+    source under ``finish``, every ruleset on the same board. The scores are made as columns,
+    straight from the batch's tally."""
     lives = []
     rows = [row for row in rows if row["status"] == "ok"]
     verdicts = _batch_verdicts(rows, life)
@@ -245,10 +258,14 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
             position = position_from_row(row)
             verdict = verdict or life.decide(position, rng_seed=seed)
             classes = classify_points(position, verdict)
-            cases = game_status(position, verdict)
-            plan = _plan(position, counted, record, komi, verdict, classes, cases)
+            basis = finish_basis(row["source"], finish)
+            done = finished(position, verdict, basis, classes)  # the board every ruleset counts
+            counted_classes = classify_points(done.position, verdict) if done.moves else classes
+            cases = game_status(position, verdict)  # the rules confirm the board the players left
+            plan = _plan(done.position, counted, record, komi, verdict, counted_classes, cases, basis)
             lived = life_row(row["game_id"], verdict, classes, cases, counted, _own_dead(verdict, cases, counted),
-                             players_counted=row["result_kind"] in COUNTED_KINDS)
+                             players_counted=row["result_kind"] in COUNTED_KINDS,
+                             finish=done.sgf() if basis == "play" else None)
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
             plan, lived = failed_scores(counted, record, error, komi), None
@@ -353,7 +370,8 @@ def resolve_rulesets(rules: Iterable[str] | None, komi: float | None,
 
 
 def scores_stage(rulesets: Sequence[Ruleset], life: str | LifeMethod, komi: float | None,
-                 assume_rules: str | None = None, playout: str = "captured", seed: int = 0) -> Stage:
+                 assume_rules: str | None = None, playout: str = "captured", seed: int = 0,
+                 finish: str = "auto") -> Stage:
     """The scores table made unit by unit: a unit's games rows → one row per ok game ×
     ruleset, and beside it the life table (one row per game scored).
 
@@ -363,10 +381,11 @@ def scores_stage(rulesets: Sequence[Ruleset], life: str | LifeMethod, komi: floa
     """
     life = life_method(life)
     options = {"rules": [r.name for r in rulesets], "komi": komi, "life": life.name,
-               "assume_rules": assume_rules, "playout": playout, "seed": seed, **life.provenance()}
+               "assume_rules": assume_rules, "playout": playout, "seed": seed, "finish": finish,
+               **life.provenance()}
     return Stage("scores", SCORES_SCHEMA,
                  partial(_score_batch, rulesets=rulesets, life=life, komi=komi,
-                         assume_rules=assume_rules, playout=playout, seed=seed),
+                         assume_rules=assume_rules, playout=playout, seed=seed, finish=finish),
                  options, environment(), reads=(*POSITION_COLUMNS, "result_kind", "year"),
                  beside=(("life", LIFE_SCHEMA),))
 

@@ -21,19 +21,20 @@ from rulelab.life import GnuGoError, KataGoError, LifeError, LifeMethod, life_me
 from rulelab.pipeline.explain import MISS_CLASSES, OUTSIDE_LIFE, explain_miss
 from rulelab.pipeline.progress import counted
 from rulelab.pipeline.score import record_ruleset
-from rulelab.rules import CHOICES, compensation
-from rulelab.scoring import score_all
+from rulelab.rules import CHOICES, FINISH_BASES, compensation, finish_basis
+from rulelab.scoring.finish import margin_on
 from rulelab.store.layout import GAMES_FILE
 from rulelab.store.life import read_verdicts
-from rulelab.store.positions import POSITION_COLUMNS, position_from_row
+from rulelab.store.positions import COUNTED_KINDS, POSITION_COLUMNS, position_from_row
 
 
 VALIDATION_FILE = "validation.parquet"
 INVERTED = "recorded winner inverted: the count matches with the sign flipped"
 IMPOSSIBLE_PARITY = "recorded margin has a parity no area count of this board can have"
+IMPOSSIBLE_RESULT = "recorded margin no territory count can give at the record's komi"
 REFUSALS = (GnuGoError, KataGoError, LifeError)
 """A backend refusing or failing on one board (a missing backend stops the run)."""
-RECORD_CAUSES = (INVERTED, IMPOSSIBLE_PARITY)
+RECORD_CAUSES = (IMPOSSIBLE_RESULT, INVERTED, IMPOSSIBLE_PARITY)
 """Causes that blame the recorded result itself, whatever the board holds."""
 EXPLANATION_TYPES = {"miss_class": "str", "fix_kind": "str", "fix_colour": "str",
                      "fix_stones": "Int64", "fix_point": "str", "fix_survival": "float64",
@@ -46,27 +47,31 @@ SCORE_COLUMNS = ["game_id", "ruleset", "margin", "winner", "life_method", "life_
                  "finished", "black_seki_points", "white_seki_points", "seki_dame",
                  "black_owed", "white_owed", "handicap_bonus", "dead_black", "dead_white",
                  "dead_in_seki_black", "dead_in_seki_white", "scoring", "open_dame",
-                 "black_dame_filled", "white_dame_filled"]
+                 "black_dame_filled", "white_dame_filled", "finish"]
 
 
 def compare(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
-    """One row per counted game with a record score: recorded vs computed margin.
+    """One row per counted game (a draw among them, at margin 0) with a record score:
+    recorded vs computed margin.
 
     ``rules`` is the record's, or, for a record naming none, the rules it was counted
     under (its server's, or ``--assume-rules``).
     """
-    counted = games.loc[(games.status == "ok") & (games.result_kind == "counted")
+    counted = games.loc[(games.status == "ok") & games.result_kind.isin(COUNTED_KINDS)
                         & (games.duplicate_of.isna()), GAME_COLUMNS]
     first = scores.duplicate_of.isna() if "duplicate_of" in scores else True  # a copy's rows count once
     record = scores.loc[(scores.komi_source == "record") & first, SCORE_COLUMNS]
     table = counted.merge(record, on="game_id", how="inner")
     table["rules"] = table.rules.where(table.rules.notna(), table.ruleset)
     sign = np.where(table.result_winner == "B", 1.0, -1.0)
-    table["recorded_margin"] = sign * table.result_margin
+    table["recorded_margin"] = (sign * table.result_margin).fillna(0.0)  # a draw: margin 0
     table["difference"] = table.margin - table.recorded_margin
+    # A territory count before komi is whole: a draw at komi 5.5 is no count of any board.
+    before_komi = table.recorded_margin + table.komi + table.handicap_bonus
+    table["countable"] = (table.scoring != "territory") | (before_komi == before_komi.round())
     table["exact"] = table.difference.abs() < 1e-9
     table["within_1"] = table.difference.abs() <= 1.0
-    table["winner_agrees"] = table.winner == table.result_winner
+    table["winner_agrees"] = table.winner == table.result_winner.fillna("draw")
     table["handicap_game"] = table.handicap.fillna(0) >= 2
     # As SZ writes it, in whole numbers even when a failed game's null made the sizes floats.
     sizes = table[["board_cols", "board_rows"]].astype("Int64").astype(str)
@@ -84,6 +89,8 @@ def likely_cause(row) -> str | None:
     diff = row.difference
     if abs(diff) < 1e-9:
         return None
+    if not row.countable:
+        return IMPOSSIBLE_RESULT
     if abs(row.margin + row.recorded_margin) < 1e-9:
         return INVERTED
     if row.scoring == "area" and not parity_possible(row):
@@ -125,8 +132,16 @@ def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "boar
     could reach. It needs the ``miss_class`` column (:func:`explain_misses`). A table
     with a second opinion (:func:`second_opinion`) also gets its rates (``second_exact``,
     ``second_within_1``, ``second_winner``) and ``either_within_1``, the games that
-    rulelab's verdict or the second opinion's count within one point.
+    rulelab's verdict or the second opinion's count within one point. A table counted on
+    both bases (:func:`both_bases`) gets each basis's rates (``exact_none``, ``within_1_play``
+    ...) and ``reproduces``, the basis that counts more of the group's records exactly
+    (then within one point; ``'both'`` when they tie). The rates leave out the records no
+    count can reproduce (``countable`` false: a result the record's komi cannot give under
+    territory counting, such as a draw at komi 5.5), which ``uncounted`` numbers.
     """
+    full = table
+    if "countable" in table:
+        table = table.loc[table.countable]
     table = table.assign(ceiling=~table.miss_class.isin(OUTSIDE_LIFE))
     rates = dict(games=("exact", "size"), exact=("exact", "mean"), within_1=("within_1", "mean"),
                  winner=("winner_agrees", "mean"), ceiling=("ceiling", "mean"))
@@ -136,13 +151,32 @@ def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "boar
                      second_within_1=("second_within_1", "mean"),
                      second_winner=("second_winner", "mean"),
                      either_within_1=("either_within_1", "mean"))
+    bases = [basis for basis in FINISH_BASES if f"exact_{basis}" in table]
+    for basis in bases:
+        rates.update({f"exact_{basis}": (f"exact_{basis}", "mean"), f"within_1_{basis}": (f"within_1_{basis}", "mean")})
     parts = [pd.DataFrame({name: [table[column].agg(how)] for name, (column, how) in rates.items()},
                           index=["all"])]
     for column in by:
         part = table.groupby(column, dropna=False).agg(**rates)
         part.index = [f"{column}={value}" for value in part.index]
         parts.append(part)
-    return pd.concat(parts).round(4)
+    summary = pd.concat(parts).round(4)
+    if "countable" in full:
+        uncounted = {"all": int((~full.countable).sum())}
+        for column in by:
+            for value, group in full.groupby(column, dropna=False):
+                uncounted[f"{column}={value}"] = int((~group.countable).sum())
+        summary["uncounted"] = [uncounted.get(group, 0) for group in summary.index]
+    return summary.assign(reproduces=_reproducing(summary)) if bases else summary
+
+
+def _reproducing(summary: pd.DataFrame) -> list[str]:
+    """Per agreement row, the basis whose counts reproduce more records (:func:`agreement`)."""
+    best = []
+    for row in summary.itertuples():
+        none, play = (row.exact_none, row.within_1_none), (row.exact_play, row.within_1_play)
+        best.append("none" if none > play else "play" if play > none else "both")
+    return best
 
 
 def _position_rows(games_file: Path, ids: list[str]) -> dict[str, dict]:
@@ -153,12 +187,34 @@ def _position_rows(games_file: Path, ids: list[str]) -> dict[str, dict]:
     return {row["game_id"]: row for row in positions.to_pylist()}
 
 
+def both_bases(table: pd.DataFrame, run: Path, assume_rules: str | None = None) -> pd.DataFrame:
+    """The :func:`compare` table with each game counted on both bases
+    (:data:`rulelab.rules.FINISH_BASES`) under the verdict the run stored: for each basis B,
+    ``margin_B``, ``exact_B`` and ``within_1_B`` (the status cases' own verdicts aside)."""
+    rows = _position_rows(run / GAMES_FILE, table.game_id.tolist())
+    verdicts = read_verdicts(run, table.game_id.tolist())
+    margins: dict[str, list[float]] = {basis: [] for basis in FINISH_BASES}
+    for game_id in table.game_id:
+        row, verdict = rows[game_id], verdicts.get(game_id)
+        position, ruleset = position_from_row(row), record_ruleset(row, assume_rules)
+        for basis in FINISH_BASES:
+            missing = verdict is None or ruleset is None
+            margins[basis].append(np.nan if missing else margin_on(position, verdict, ruleset, basis))
+    columns = {}
+    for basis, values in margins.items():
+        difference = pd.Series(values, index=table.index, dtype="float64") - table.recorded_margin
+        columns.update({f"margin_{basis}": difference + table.recorded_margin,
+                        f"exact_{basis}": difference.abs() < 1e-9, f"within_1_{basis}": difference.abs() <= 1.0})
+    return table.assign(**columns)
+
+
 def second_opinion(table: pd.DataFrame, games_file: Path, method: str | LifeMethod,
-                   assume_rules: str | None = None, batch: int = 64) -> pd.DataFrame:
+                   assume_rules: str | None = None, batch: int = 64, finish: str = "auto") -> pd.DataFrame:
     """The :func:`compare` table with what another backend's verdict gives, game by game.
 
     Adds ``second_margin`` (the count under the record's rules with ``method``'s dead
-    stones; NaN where the backend fails on a board), ``second_difference``,
+    stones, on the basis ``finish`` gives the record's source; NaN where the backend
+    fails on a board), ``second_difference``,
     ``second_exact``, ``second_within_1`` and ``second_winner``. KataGo's positions go
     to the engine ``batch`` at a time.
     """
@@ -174,8 +230,8 @@ def second_opinion(table: pd.DataFrame, games_file: Path, method: str | LifeMeth
             verdicts = [_verdict_or_none(position, method) for position in positions]
         for row, position, verdict in zip(part, positions, verdicts):
             ruleset = record_ruleset(row, assume_rules)
-            margins.append(np.nan if verdict is None else
-                           score_all(position, verdict, [ruleset])[0].margin)
+            basis = finish_basis(row["source"], finish)
+            margins.append(np.nan if verdict is None else margin_on(position, verdict, ruleset, basis))
     second = pd.Series(margins, index=table.index, dtype="float64")
     difference = second - table.recorded_margin
     winner = np.where(second > 0, "B", np.where(second < 0, "W", "draw"))
@@ -192,14 +248,14 @@ def _verdict_or_none(position, method: LifeMethod):
 
 
 def explain_misses(misses: pd.DataFrame, run: Path, assume_rules: str | None = None,
-                   progress: bool = False, seed: int = 0) -> pd.DataFrame:
+                   progress: bool = False, seed: int = 0, finish: str = "auto") -> pd.DataFrame:
     """The columns of :data:`EXPLANATION_TYPES` for each miss (a :func:`compare` row), in order.
 
     Each position is read back from the run's games table and its verdict from its life
     table, so the explanation is that of the verdict the run scored. Misses with a
     second opinion (:func:`second_opinion`) that reproduces the record exactly are never
     put in a class that blames the record or the count: a life verdict fixes them.
-    ``progress`` shows a bar on a terminal.
+    ``progress`` shows a bar on a terminal; ``finish`` is the run's counting basis option.
     """
     rows = _position_rows(run / GAMES_FILE, misses.game_id.tolist())
     verdicts = read_verdicts(run, misses.game_id.tolist())
@@ -211,7 +267,8 @@ def explain_misses(misses: pd.DataFrame, run: Path, assume_rules: str | None = N
         explained = explain_miss(position_from_row(row), verdicts[miss.game_id],
                                  record_ruleset(row, assume_rules), miss.recorded_margin,
                                  record_problem=miss.likely_cause in RECORD_CAUSES,
-                                 second_opinion_exact=bool(reproduced), rng_seed=seed)
+                                 second_opinion_exact=bool(reproduced), rng_seed=seed,
+                                 finish=finish_basis(row["source"], finish))
         records.append(explained.to_record())
     frame = pd.DataFrame(records, columns=list(EXPLANATION_TYPES), index=misses.index)
     return frame.astype(EXPLANATION_TYPES)

@@ -49,6 +49,7 @@ LIFE_SCHEMA = pa.schema([
         ("kind", pa.string()), ("stones", pa.binary()), ("inside", pa.binary()),
         ("dead_under", pa.list_(pa.string())), ("inside_dead_under", pa.list_(pa.string()))]))),
     ("status_dead", pa.list_(pa.struct([("ruleset", pa.string()), ("dead", pa.binary())]))),
+    ("finish", pa.string()),
     ("duplicate_of", pa.string()),
 ])
 """One row per scored game (and per copy of a record read twice, as in the scores table).
@@ -57,7 +58,11 @@ LIFE_SCHEMA = pa.schema([
 (:mod:`rulelab.life.status`): the kind, the group's ``stones`` and the attacker's
 stones ``inside`` its eye space as masks, and the scored rulesets under which each is
 dead. ``status_dead`` is the dead mask of each scored ruleset whose own verdict on
-those cases differs from ``dead`` (the common verdict); any other ruleset scored ``dead``."""
+those cases differs from ``dead`` (the common verdict); any other ruleset scored ``dead``.
+``finish`` is the moves the finisher added before the count (:mod:`rulelab.scoring.finish`),
+as SGF nodes (``;B[dc];W[];B[ee]``; empty when none was needed), null for a game counted on
+the board as it stands (``finish`` of the scores table: ``'none'``); ``classes`` are those of
+the board before them."""
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -77,11 +82,11 @@ class StoredLife(Life):
 
 
 def life_row(game_id: str, verdict, analysis, cases=(), rulesets=(), own_dead=None,
-             players_counted: bool = False) -> dict:
+             players_counted: bool = False, finish: str | None = None) -> dict:
     """The life-table row of a game from its verdict (a :class:`rulelab.life.LifeVerdict`),
     the scorer's analysis under it (a :class:`rulelab.scoring.PointClasses`), its status
-    cases (:class:`rulelab.life.status.StatusCase`), the scored ``rulesets`` and their
-    dead masks ``own_dead`` by name.
+    cases (:class:`rulelab.life.status.StatusCase`), the scored ``rulesets``, their
+    dead masks ``own_dead`` by name, and the moves the finisher added (``finish``).
 
     ``settled`` says the game reached its end — the life layer calls the position finished,
     or the players counted it (``players_counted``) — so that a verdict on a board that never ended (a game
@@ -106,7 +111,7 @@ def life_row(game_id: str, verdict, analysis, cases=(), rulesets=(), own_dead=No
             "life_method": verdict.method, "life_confidence": float(verdict.confidence),
             "finished": bool(verdict.finished), "settled": bool(verdict.finished) or bool(players_counted),
             "unsettled": int(verdict.unsettled), "rule_flags": list(verdict.flags),
-            "status_cases": status, "status_dead": differ, "duplicate_of": None}
+            "status_cases": status, "status_dead": differ, "finish": finish, "duplicate_of": None}
 
 
 def stored_life(row: Mapping) -> StoredLife:

@@ -181,13 +181,14 @@ def test_validation_reports_a_wrong_record_with_a_cause(tmp_path):
 
 @pytest.mark.parametrize("recorded, impossible", [("W+5.5", False), ("W+6.5", True)])
 def test_area_parity_counts_the_open_dame_chinese_rules_halve(tmp_path, recorded, impossible):
-    """Five open dame (column c): Art. 9 gives each side half of each, yet 20 points are
-    owned, so only an even area margin (W+5.5 at komi 7.5, not W+6.5) is possible."""
+    """Five open dame (column c) counted as they stand: Art. 9 gives each side half of each,
+    yet 20 points are owned, so only an even area margin (W+5.5 at komi 7.5, not W+6.5) is
+    possible."""
     board = "SZ[5]RU[Chinese]KM[7.5]AB[ba][bb][bc][bd][be]AW[da][db][dc][dd][de];B[];W[])"
     folder = tmp_path / "games"
     folder.mkdir()
     (folder / "dame.sgf").write_text(f"(;GM[1]FF[4]RE[{recorded}]" + board)
-    validate([folder], tmp_path / "run", jobs=1)
+    validate([folder], tmp_path / "run", jobs=1, finish="none")
     miss = pd.read_parquet(tmp_path / "run" / "validation.parquet").iloc[0]
     assert (miss.likely_cause == IMPOSSIBLE_PARITY) == impossible
 
@@ -244,8 +245,9 @@ def test_rules_without_agreement_follow_the_playout_model(tmp_path, playout, tro
 
 
 def test_open_dame_are_counted_as_the_source_counts_them(tmp_path):
-    """Column c is five open dame between two walls: KGS and unknown sources count them for
-    nobody; Fox's area counts fill them alternately, Black (to move) taking three."""
+    """Column c is five open dame between two walls: a record of an unknown source is played
+    to its end, Black (to move) filling three; Fox's records are counted as they stand, their
+    area counts filling the dame alternately; counted as it stands, the dame are nobody's."""
     board = "SZ[5]RU[Chinese]KM[7.5]AB[ba][bb][bc][bd][be]AW[da][db][dc][dd][de];B[];W[])"
     folder = tmp_path / "games"
     folder.mkdir()
@@ -255,8 +257,13 @@ def test_open_dame_are_counted_as_the_source_counts_them(tmp_path):
     games = pd.read_parquet(tmp_path / "run" / "games.parquet").set_index("game_id")
     rows = read_scores(tmp_path / "run").query("ruleset == 'chinese' and komi_source == 'standard'")
     rows = rows.assign(source=rows.game_id.map(games.source).fillna("none")).set_index("source")
-    assert rows.loc["fox", ["dame_policy", "margin_before_komi"]].tolist() == ["alternate", 1.0]
-    assert rows.loc["none", ["dame_policy", "margin_before_komi"]].tolist() == ["none", 0.0]
+    assert rows.loc["fox", ["finish", "dame_policy", "margin_before_komi"]].tolist() == ["none", "alternate", 1.0]
+    assert rows.loc["none", ["finish", "open_dame", "margin_before_komi"]].tolist() == ["play", 0, 1.0]
+    score([folder], tmp_path / "as-is", jobs=1, rules=["chinese"], finish="none")
+    rows = read_scores(tmp_path / "as-is").query("komi_source == 'standard'")
+    assert sorted(rows.margin_before_komi) == [0.0, 1.0]
+    life = pd.read_parquet(tmp_path / "run" / "life.parquet").set_index("game_id").finish
+    assert sorted(life.fillna("as it stands")) == [";B[ca];W[cb];B[cc];W[cd];B[ce]", "as it stands"]
 
 
 def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monkeypatch):

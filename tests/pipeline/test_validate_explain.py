@@ -283,3 +283,43 @@ def test_every_kgs_2017_miss_gets_a_class_and_a_consistent_fix(corpora, tmp_path
     # The same inputs give the same table: a second validation reuses the scores.
     validate([folder], tmp_path / "run", jobs=1, life="estimate")
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "run" / "validation.parquet"), misses)
+
+
+def test_a_drawn_record_is_validated_at_margin_zero():
+    """A draw ('0', 'Jigo') is a counted result: it takes part in validation at margin 0."""
+    from rulelab.pipeline.validate import GAME_COLUMNS, SCORE_COLUMNS, compare
+    games = pd.DataFrame([{**dict.fromkeys(GAME_COLUMNS), "game_id": game_id, "status": "ok",
+                           "duplicate_of": None, "result_kind": kind, "result_winner": winner,
+                           "result_margin": margin, "board_rows": 9, "board_cols": 9, "komi": 6.5,
+                           "handicap": 0, "rules": "japanese"}
+                          for game_id, kind, winner, margin in [("drawn", "draw", None, None),
+                                                                ("won", "counted", "W", 0.5),
+                                                                ("resigned", "resign", "B", None)]])
+    scores = pd.DataFrame([{**dict.fromkeys(SCORE_COLUMNS, 0), "game_id": game_id, "komi_source": "record",
+                            "margin": margin, "winner": winner, "scoring": "area", "finished": True}
+                           for game_id, margin, winner in [("drawn", 0.0, "draw"), ("won", -0.5, "W"),
+                                                           ("resigned", 3.0, "B")]])
+    table = compare(games, scores).set_index("game_id")
+    assert sorted(table.index) == ["drawn", "won"]
+    assert table.loc["drawn", "recorded_margin"] == 0.0
+    assert table.loc["drawn", "exact"] and table.loc["drawn", "winner_agrees"]
+
+
+def test_a_result_no_territory_count_can_give_is_kept_out_of_the_rates():
+    """A draw at komi 5.5 under territory counting: a record problem, not a miss of the count."""
+    from rulelab.pipeline.validate import (GAME_COLUMNS, IMPOSSIBLE_RESULT, SCORE_COLUMNS, agreement,
+                                           compare)
+    games = pd.DataFrame([{**dict.fromkeys(GAME_COLUMNS), "game_id": game_id, "status": "ok",
+                           "duplicate_of": None, "result_kind": kind, "result_winner": winner,
+                           "result_margin": margin, "board_rows": 19, "board_cols": 19, "komi": 5.5,
+                           "handicap": 0, "rules": "japanese"}
+                          for game_id, kind, winner, margin in [("drawn", "draw", None, None),
+                                                                ("won", "counted", "B", 0.5)]])
+    scores = pd.DataFrame([{**dict.fromkeys(SCORE_COLUMNS, 0), "game_id": game_id, "komi_source": "record",
+                            "margin": 0.5, "winner": "B", "scoring": "territory", "finished": True,
+                            "life_method": "estimate"} for game_id in ("drawn", "won")])
+    table = compare(games, scores).set_index("game_id")
+    assert table.countable.to_dict() == {"drawn": False, "won": True}
+    assert table.loc["drawn", "likely_cause"] == IMPOSSIBLE_RESULT
+    summary = agreement(table.reset_index().assign(miss_class=None), by=("rules",))
+    assert summary.loc["all", ["games", "exact", "uncounted"]].tolist() == [1, 1.0, 1]

@@ -37,8 +37,9 @@ _VOID = Result("void", None)
 _NO_MARGIN = 0.1
 """A margin below this is no margin. Fox writes B+0.0 for wins that were not counted
 (511 games, median 146 moves against 265 for Fox games with a real margin) and W+0.02,
-W+0.03 (19 games of 60-225 moves); the 1960s Meijin records write W+0 for a tie White
-won by rule. All keep the winner and lose the kind."""
+W+0.03 (19 games of 60-225 moves). Both keep the winner and lose the kind. A whole
+zero (``W+0``, no decimals) is the 1960s Meijin records' tie that White won by rule
+(komi 5): a counted tie, as ``W+Jigo``."""
 
 _WHOLE = {
     "0": _DRAW, "draw": _DRAW, "jigo": _DRAW, "tie": _DRAW, "d": _DRAW, "d+j": _DRAW,
@@ -57,9 +58,13 @@ _REASONS = {
     "violation": "forfeit", "repetition": "forfeit",
 }
 """The first word after ``B+``. An illegal move, a violation (UEC ``B+V``) or a
-forbidden repetition loses the game, so they are forfeits. UEC's ``J`` (referee's
-judgment) and ``AW`` (the programs agreed who won) name a winner but no kind."""
+forbidden repetition loses the game, so they are forfeits. UEC's ``AW`` (the programs
+agreed who won) names a winner but no kind."""
 
+_JIGO = ("jigo", "j")
+"""Words after ``B+`` for a tie won by rule: ``W+Jigo``, and ``W+J`` as the Meijin records
+of ``goban-original-games`` write it (komi 5). UEC's computer tournaments write ``B+J``
+for a referee's judgment instead (12 dev-mixed records): those read as counted ties too."""
 _MARGIN = re.compile(r"(\d{1,4}(?:[.,]\d{1,3})?)(?:\s*(子|目|집|点|點|zi|stones?|points?|pts?))?(?![\w.,/])",
                      re.I)
 """A margin after ``B+``, strictly: digits with an optional fraction (``½`` and ``1/2`` are
@@ -106,6 +111,8 @@ def _counted(winner: str, number: str, unit: str | None, zi: bool) -> Result:
         return _unread_margin(winner, number)
     if in_zi:
         value = round(value * 4) / 2
+    if value == 0 and number == "0":
+        return Result("counted", winner, 0.0)  # W+0: a tie won by rule
     if value < _NO_MARGIN:
         return Result("unknown", winner)
     return Result("counted", winner, value)
@@ -136,7 +143,7 @@ def _after_plus(winner: str, rest: str, zi: bool) -> Result:
     if rest[:1].isdigit():
         return _unread_margin(winner, rest)
     word = _FIRST_WORD.match(rest.casefold()).group(0)
-    if word == "jigo":
+    if word in _JIGO:
         return Result("counted", winner, 0.0)
     return Result(_REASONS.get(word, "unknown"), winner)
 
@@ -219,8 +226,8 @@ def parse_result(raw: str | None, *, zi: bool = False) -> Result:
     Notes
     -----
     ``B+0``, ``B+0.0`` and ``W+0.02`` keep the winner with kind 'unknown' (see
-    ``_NO_MARGIN``); ``W+Jigo`` is a counted tie won by rule (margin 0.0); ``B+J`` and
-    ``B+AW`` (UEC) keep the winner with kind 'unknown'; ``B+Illegal``, ``B+V`` and
+    ``_NO_MARGIN``); ``W+Jigo``, ``W+J`` and ``W+0`` are a counted tie won by rule
+    (margin 0.0); ``B+AW`` (UEC) keeps the winner with kind 'unknown'; ``B+Illegal``, ``B+V`` and
     ``W+Repetition`` are forfeits; ``0``, ``Draw``, ``Jigo``, ``D+J`` are draws; a value
     naming both winners (``B+1.5 ? W+timeout``) is unknown. A margin after ``B+`` is
     digits with an optional fraction (``7.5``, ``7½``, ``7 1/2``); anything else that

@@ -1,0 +1,336 @@
+"""Playing a record to its end before the count: the last dame, protective moves, the last ko.
+
+Most records stop before the players filled the last neutral points and made the
+protective moves the filling calls for; the recorded result counts those moves. The
+finisher plays them, from the player to move, alternately and deterministically, each
+side making on its turn the first move of this list it can (points in board order):
+
+1. *protect*: a living chain of its own in atari gets two liberties again, by a stone on
+   its last liberty (a neutral point or in its own territory: J1989 Art. 9 commentary, a
+   filled dame that puts a chain in atari must be answered, inside one's territory if need
+   be) or by capturing an opposing chain in atari beside it (dead stones among them);
+2. *ko*: a capture of one living lone stone (a half-point ko is taken, then connected
+   by 1; the other side may not take back at once), unless the record ended by two
+   passes: the kos its players left open are the rules' to settle
+   (:mod:`rulelab.life.status`, its unmended kos and ko kills);
+3. *forcing fill*: a neutral point whose filling puts living opposing chains in atari
+   that one move saves, the opponent's answer;
+4. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
+   threatening nothing;
+5. *connect first*: a protective move in its own territory without which a neutral
+   point cannot be filled (its chain would keep one liberty there).
+
+Otherwise it passes; two passes in a row end the game. The dead stones stay on the board
+as the players leave them until the count, taking liberties, and are captured only by a
+protective move (they are prisoners either way). The finisher never fills a neutral
+point that would put a living chain in atari for good, a seki liberty, a point of a seki
+group's regions, a point of a living group's territory other than a protective move of
+that group, nor a point a dead stone held. Every ruleset then counts the finished board
+as it counts any board: a protective stone inside one's territory replaces a point of
+territory (territory scoring pays for it), a filled dame is a stone of its filler (area
+scoring counts it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numba
+import numpy as np
+
+from rulelab.board import pad, point_coords, point_index, unpad
+from rulelab.classes import OPEN_DAME, OWED_B, OWED_W, TERRITORY_B, TERRITORY_W
+from rulelab.position import BLACK, EMPTY, WHITE, Life, Position
+
+from .chains import chain_forest, chain_liberties, copy_chains, is_quiet, judge, place, root, with_stone
+from .point_classes import PointClasses, classify_points
+from .tally import score_all
+
+NONE, QUIET, FORCING = 0, 1, 2
+"""What a fill of a neutral point does (:func:`_fill_kind`): nothing a side may play (it
+puts the filler in atari, captures, or ataris a living chain that cannot be saved), a
+quiet fill, or a forcing one (ataris living chains that can be saved)."""
+
+
+@numba.njit(cache=True)
+def _zones(classes, dead):
+    """Per padded point, who may play there: 3 both (open dame), BLACK or WHITE only that
+    colour's protective moves (its territory), 0 nobody (stones, seki, dead stones, wall)."""
+    padded = pad(classes)
+    zone = np.zeros(padded.size, np.int8)
+    for p in range(padded.size):
+        k = padded[p]
+        if dead[p]:
+            continue
+        if k == OPEN_DAME:
+            zone[p] = 3
+        elif k == TERRITORY_B or k == OWED_B:
+            zone[p] = BLACK
+        elif k == TERRITORY_W or k == OWED_W:
+            zone[p] = WHITE
+    return zone
+
+
+@numba.njit(cache=True)
+def _remove_chain(w, nb, p, zone):
+    """Take the chain at p off w (its points are played no more); how many stones it had."""
+    colour = w[p]
+    stack = [p]
+    w[p] = EMPTY
+    removed = 0
+    while stack:
+        q = stack.pop()
+        zone[q] = 0
+        removed += 1
+        for k in range(4):
+            r = q + nb[k]
+            if w[r] == colour:
+                w[r] = EMPTY
+                stack.append(r)
+    return removed
+
+
+@numba.njit(cache=True)
+def _play(w, nb, p, colour, zone, chains):
+    """Put colour on empty p and take off the opposing chains left without a liberty.
+    Returns the chains (made again after a capture) and the stones taken."""
+    place(w, nb, p, colour, chains)
+    taken = 0
+    for k in range(4):
+        r = p + nb[k]
+        if w[r] == 3 - colour and chain_liberties(chains, r)[0] == 0:
+            taken += _remove_chain(w, nb, r, zone)
+    if taken:
+        chains = chain_forest(w, nb)
+    return chains, taken
+
+
+@numba.njit(cache=True)
+def _played(w, nb, p, colour, zone, chains):
+    """Copies of w, its chains and zone with colour played on p (:func:`_play`)."""
+    board, board_zone = w.copy(), zone.copy()
+    board_chains, _ = _play(board, nb, p, colour, board_zone, copy_chains(chains))
+    return board, board_chains, board_zone
+
+
+@numba.njit(cache=True)
+def _saving_candidates(w, nb, s, zone, chains):
+    """The moves that may give the chain at s, in atari, liberties again: its last liberty
+    (a neutral point or in its own territory), and the capture of any opposing chain in
+    atari beside it."""
+    colour = w[s]
+    chain = root(chains.parent, s)
+    _, last = chain_liberties(chains, s)
+    candidates = [last] if zone[last] == 3 or zone[last] == colour else [-1]
+    for p in range(w.size):
+        if w[p] == colour and root(chains.parent, p) == chain:
+            for k in range(4):
+                r = p + nb[k]
+                if w[r] == 3 - colour:
+                    libs, q = chain_liberties(chains, r)
+                    if libs == 1 and zone[q] != 0:
+                        candidates.append(q)
+    return candidates
+
+
+@numba.njit(cache=True)
+def _saving_move(w, nb, s, zone, chains):
+    """The move that gives the living chain at s, in atari, two liberties again (and is
+    not itself left in atari), among :func:`_saving_candidates`; -1 if none does."""
+    for q in _saving_candidates(w, nb, s, zone, chains):
+        if q >= 0:
+            _, board_chains, _ = _played(w, nb, q, w[s], zone, chains)
+            if chain_liberties(board_chains, s)[0] >= 2 and chain_liberties(board_chains, q)[0] >= 2:
+                return q
+    return -1
+
+
+@numba.njit(cache=True)
+def _fill_kind(w, nb, p, colour, dead, zone, chains):
+    """What colour filling the neutral point p does (:data:`NONE`, :data:`QUIET`, :data:`FORCING`)."""
+    if is_quiet(w, nb, p, colour, chains):  # most fills, told by their sides alone
+        return QUIET
+    own, _, captured, ataris, _ = judge(w, nb, p, colour, chains)
+    if own < 2 or captured > 0 or ataris == 0:
+        return NONE
+    board, board_chains, board_zone = _played(w, nb, p, colour, zone, chains)
+    kind = QUIET
+    for k in range(4):
+        r = p + nb[k]
+        if board[r] == 3 - colour and not dead[r] and chain_liberties(board_chains, r)[0] == 1:
+            if _saving_move(board, nb, r, board_zone, board_chains) < 0:
+                return NONE
+            kind = FORCING
+    return kind
+
+
+@numba.njit(cache=True)
+def _takes_lone_stone(w, nb, p, colour, dead, chains):
+    """Whether colour on p captures just one living lone stone (a ko)."""
+    taken = -1
+    for k in range(4):
+        r = p + nb[k]
+        if w[r] == 3 - colour and chain_liberties(chains, r)[0] == 1:
+            if dead[r] or (taken >= 0 and r != taken):
+                return False
+            for j in range(4):
+                if w[r + nb[j]] == 3 - colour:
+                    return False  # a chain of more than one stone
+            taken = r
+    return taken >= 0
+
+
+@numba.njit(cache=True)
+def _connection_first(w, nb, p, colour, zone, chains):
+    """The point of colour's own territory it must connect at before it can fill p, or -1."""
+    own, last, captured, _, _ = judge(w, nb, p, colour, chains)
+    if not (own == 1 and captured == 0 and last >= 0 and zone[last] == colour):
+        return -1
+    if not is_quiet(w, nb, last, colour, chains):
+        return -1
+    connected, connected_chains = with_stone(w, nb, last, colour, chains)
+    own, _, captured, _, _ = judge(connected, nb, p, colour, connected_chains)
+    return last if own >= 2 and captured == 0 else -1
+
+
+@numba.njit(cache=True)
+def _choose(w, nb, zone, dead, colour, ban, chains, kos):
+    """colour's move, by the module docstring's list; -1 to pass."""
+    n = w.size
+    judged = np.zeros(n, np.bool_)
+    for s in range(n):
+        if w[s] == colour and not dead[s]:
+            chain = root(chains.parent, s)
+            if judged[chain]:
+                continue
+            judged[chain] = True
+            if chain_liberties(chains, s)[0] == 1:
+                q = _saving_move(w, nb, s, zone, chains)
+                if q >= 0 and q != ban:
+                    return q
+    for p in range(n):
+        if kos and w[p] == EMPTY and zone[p] != 0 and p != ban and _takes_lone_stone(w, nb, p, colour, dead, chains):
+            return p
+    kinds = np.zeros(n, np.int8)
+    for p in range(n):
+        if w[p] == EMPTY and zone[p] == 3 and p != ban:
+            kinds[p] = _fill_kind(w, nb, p, colour, dead, zone, chains)
+            if kinds[p] == FORCING:
+                return p
+    for p in range(n):
+        if kinds[p] == QUIET:
+            return p
+    for p in range(n):
+        if w[p] == EMPTY and zone[p] == 3 and p != ban:
+            q = _connection_first(w, nb, p, colour, zone, chains)
+            if q >= 0 and q != ban:
+                return q
+    return -1
+
+
+@numba.njit(cache=True)
+def finish_board(board, dead, classes, to_move, ko, kos):
+    """Play ``(rows, cols)`` board to its end (module docstring). ``dead``: the verdict's
+    dead stones; ``classes``: the board's point classes under it; ``ko``: the flat point
+    ``to_move`` may not take back (-1: none); ``kos``: whether a ko may be taken. Returns the finished board, the moves as flat
+    points (-1: a pass, the last two ending the game) and colours, and the stones each
+    colour lost (index 1, 2) to a capture."""
+    rows, cols = board.shape
+    w = pad(board)
+    dead_at = pad(dead.astype(np.int8)) == 1
+    nb = np.array([-(cols + 2), cols + 2, -1, 1], np.int64)
+    zone = _zones(classes, dead_at)
+    chains = chain_forest(w, nb)
+    ban = -1 if ko < 0 else point_index(ko // cols, ko % cols, cols)
+    limit = 3 * rows * cols
+    moves = np.empty(limit, np.int64)
+    colours = np.empty(limit, np.int8)
+    lost = np.zeros(3, np.int64)
+    colour = to_move
+    made = 0
+    passes = 0
+    while passes < 2 and made < limit:
+        p = _choose(w, nb, zone, dead_at, colour, ban, chains, kos)
+        colours[made] = colour
+        row, col = point_coords(p, cols)
+        moves[made] = -1 if p < 0 else row * cols + col
+        made += 1
+        passes = passes + 1 if p < 0 else 0
+        ban = -1
+        if p >= 0:
+            chains, taken = _play(w, nb, p, colour, zone, chains)
+            lost[3 - colour] += taken
+            if taken == 1 and chain_liberties(chains, p)[0] == 1:
+                alone = True
+                for k in range(4):
+                    alone = alone and w[p + nb[k]] != colour
+                if alone:
+                    ban = chain_liberties(chains, p)[1]  # the opponent may not take back at once
+                    zone[ban] = 3
+        colour = 3 - colour
+    return unpad(w, rows, cols), moves[:made], colours[:made], lost
+
+
+@dataclass(frozen=True)
+class Finish:
+    """A record played to its end: the finished position and the moves that made it."""
+
+    position: Position
+    """The position after the moves (dead stones still on the board, as in any final position)."""
+    moves: tuple[tuple[int, int, int], ...]
+    """The moves added, ``(colour, row, col)`` in order, ``row == col == -1`` a pass (the
+    two passes that end the game left out)."""
+
+    def sgf(self) -> str:
+        """The moves as SGF nodes (``;B[dc];W[];B[ee]``), to append to the record."""
+        return "".join(f";{'B' if colour == BLACK else 'W'}[{'' if r < 0 else chr(97 + c) + chr(97 + r)}]"
+                       for colour, r, c in self.moves)
+
+
+def finished(position: Position, life: Life, basis: str, classes: PointClasses | None = None) -> Finish:
+    """``position`` on the counting ``basis`` (:data:`rulelab.rules.FINISH_BASES`): played to
+    its end (``'play'``), or as it stands (``'none'``, no move added)."""
+    return finish_position(position, life, classes) if basis == "play" else Finish(position, ())
+
+
+def margin_on(position: Position, life: Life, ruleset, basis: str) -> float:
+    """The margin of ``position`` under ``life`` and ``ruleset`` (a :class:`~rulelab.rules.Ruleset`)
+    counted on ``basis`` (:func:`finished`)."""
+    return score_all(finished(position, life, basis).position, life, [ruleset])[0].margin
+
+
+def finish_position(position: Position, life: Life, classes: PointClasses | None = None) -> Finish:
+    """``position`` played to its end under the life verdict ``life`` (module docstring).
+
+    ``classes`` are :func:`classify_points` of the position under ``life``, when made.
+
+    Examples
+    --------
+    >>> pos = Position.from_diagram('''
+    ...     . X . O .
+    ...     . X . O .
+    ... ''')
+    >>> done = finish_position(pos, Life.all_alive(pos.board))
+    >>> done.sgf()
+    ';B[ca];W[cb]'
+    """
+    classes = classify_points(position, life) if classes is None else classes
+    board = np.asarray(position.board, dtype=np.int8)
+    rows, cols = board.shape
+    ko = -1 if position.ko_point is None else position.ko_point[0] * cols + position.ko_point[1]
+    dead = np.asarray(life.dead, dtype=np.bool_) & (board != EMPTY)
+    finished, points, colours, lost = finish_board(board, dead, classes.classes, int(position.to_move), ko,
+                                                   not position.ended_by_passes)
+    end = len(points) - 2 if len(points) >= 2 and points[-1] < 0 and points[-2] < 0 else len(points)
+    moves = tuple((int(colour), *(divmod(int(p), cols) if p >= 0 else (-1, -1)))
+                  for p, colour in zip(points[:end], colours[:end]))
+    played = [colour for colour, r, _ in moves if r >= 0]
+    if not played:
+        return Finish(position, ())
+    done = replace(position, board=finished,
+                   captured_black=position.captured_black + int(lost[BLACK]),
+                   captured_white=position.captured_white + int(lost[WHITE]),
+                   placed_black=position.placed_black + played.count(BLACK),
+                   placed_white=position.placed_white + played.count(WHITE),
+                   to_move=3 - int(colours[-1]), last_placer=played[-1], ko_point=None)
+    return Finish(done, moves)

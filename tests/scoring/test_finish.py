@@ -1,0 +1,56 @@
+"""The finisher: records played to their end, then counted by every preset (data/positions/finish.txt)."""
+
+import pytest
+
+from rulelab.position import Life, Position
+from rulelab.rules import PRESETS
+from rulelab.scoring import score_all
+from rulelab.scoring.finish import finish_position
+
+from positions import named_positions
+
+NAMED = named_positions("finish")
+
+
+@pytest.mark.parametrize("name", list(NAMED))
+def test_the_finisher_plays_the_moves_counted_by_hand(name):
+    named = NAMED[name]
+    position, life = named.position(), named.life()
+    done = finish_position(position, life)
+    assert done.sgf() == named.settings["finish"]
+    as_is = {r.name: b.margin_before_komi for r, b in zip(PRESETS.values(), score_all(position, life, PRESETS.values()))}
+    finished = {r.name: b.margin_before_komi
+                for r, b in zip(PRESETS.values(), score_all(done.position, life, PRESETS.values()))}
+    assert as_is == {name: float(v) for name, v in named.pairs("as_is").items()}
+    assert finished == named.margins()
+
+
+def test_a_finished_board_is_left_as_it_is():
+    position = NAMED["seki_liberty_kept"].position()
+    life = Life.all_alive(position.board)
+    done = finish_position(position, life)
+    again = finish_position(done.position, life)
+    assert again.moves == () and again.position is done.position
+
+
+def test_the_finisher_keeps_the_dead_stones_and_never_plays_on_them():
+    position = Position.from_diagram("""
+        . X O . .
+        . X O O .
+        X X O X O
+        . X O O O
+    """)
+    dead = position.board < 0
+    dead[2, 3] = True  # the black stone inside White's area
+    life = Life(dead=dead, method="markup")
+    done = finish_position(position, life)
+    assert done.position.board[2, 3] == position.board[2, 3]
+    assert all((r, c) != (2, 3) for _, r, c in done.moves)
+
+
+def test_the_kos_of_a_record_that_ended_by_passes_are_left_to_the_rules():
+    """White to move would take the ko (last_ko_white_to_move); after two passes the
+    players left it to the rules' confirmation (rulelab.life.status), so Black mends it."""
+    named = NAMED["last_ko_white_to_move"]
+    done = finish_position(named.position(ended_by_passes=True), named.life())
+    assert done.sgf() == ";W[];B[cb]"
