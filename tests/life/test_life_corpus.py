@@ -1,35 +1,11 @@
 """The estimator against the players' own verdict: KGS end-of-game markup (2017 games)."""
 
-import re
-import tarfile
-
 import numpy as np
 import pytest
+from kgs_marked import counted_positions_with_markup
 
 from rulelab.life import decide_life
 from rulelab.life.markup import marked_dead
-from rulelab.read.decoding import decode_sgf
-from rulelab.read.replay import replay
-from rulelab.read.sgf import game_events, parse_game, territory_marks
-
-MARKED_FOLDERS = re.compile(r"kgs-19-2017-0[123]-new/[^/]+\.sgf$")
-COUNTED = re.compile(rb"RE\[[BW]\+\d")
-
-
-def counted_positions_with_markup(archive):
-    """Final positions of the 2017 KGS games that ended by counting, streamed from the archive."""
-    with tarfile.open(archive, "r|xz") as tar:
-        for member in tar:
-            if not member.isfile() or not MARKED_FOLDERS.search(member.name):
-                continue
-            data = tar.extractfile(member).read()
-            if not COUNTED.search(data):
-                continue
-            game = parse_game(decode_sgf(data).text)
-            marks = territory_marks(game)
-            result = replay(*game.size, game_events(game), territory_marks=marks)
-            if marks is not None and result.ended_by_passes:
-                yield member.name, result.position
 
 
 @pytest.mark.slow

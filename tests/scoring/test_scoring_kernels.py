@@ -104,7 +104,7 @@ def test_the_seeded_boards_reach_every_rule_the_reference_states():
 @pytest.mark.slow
 @pytest.mark.corpus
 def test_kgs_final_positions_match_the_reference(corpora):
-    from test_life_corpus import counted_positions_with_markup
+    from kgs_marked import counted_positions_with_markup
 
     positions = counted_positions_with_markup(corpora / "kgs-dev.tar.xz")
     for _, (_, position) in zip(range(12), positions):
