@@ -285,7 +285,9 @@ def _page(collection: str) -> str:
 body{{font-family:sans-serif;margin:0;display:flex;height:100vh;font-size:14px}}
 #list{{flex:1 1 50%;overflow:auto;padding:.5rem 1rem;border-right:1px solid #ccc}}
 #game{{flex:1 1 50%;overflow:auto;padding:.5rem 1rem}}
-body.games #list{{flex-basis:68%}} body.games #game{{flex-basis:32%}}
+body.games #list{{flex:4 1 0}} body.games #game{{flex:1 1 0}}
+body.games th{{white-space:normal}} body.games #rows td{{max-width:10rem;overflow:hidden;text-overflow:ellipsis}}
+body.games #rows td:nth-child(6){{max-width:5rem}}
 #game p{{margin:.3rem 0}}
 table{{border-collapse:collapse;font-size:11px}}
 td,th{{border:1px solid #ddd;padding:2px 4px;text-align:right;white-space:nowrap}}
@@ -294,7 +296,7 @@ th{{background:#f0f0f0;cursor:pointer;position:sticky;top:0}}
 #rows tr{{cursor:pointer}} #rows tr:hover{{background:#eef}} #rows tr.open{{background:#dde}}
 #filters label{{margin-right:.6rem;display:inline-block}} #filters select{{max-width:12rem}}
 #counts td:first-child,#counts th:first-child,#facts th,#facts td{{text-align:left}}
-#views a{{margin-right:1rem}} #views a.chosen{{font-weight:bold;color:#000;text-decoration:none}}
+#facts td{{white-space:normal;word-break:break-all}} #views a{{margin-right:1rem}} #views a.chosen{{font-weight:bold;color:#000;text-decoration:none}}
 svg{{max-width:100%;height:auto}}
 </style>
 </head>
