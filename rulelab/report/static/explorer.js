@@ -162,10 +162,8 @@ function showTable() {
   const chosen = hashValues();
   const view = currentView(), games = view === "games";
   if (state.view !== view) {
-    Object.assign(state, { view, game: null, row: null });
+    Object.assign(state, { view, game: null, row: null, sort: "row", descending: false });
     document.body.className = view;
-    state.sort = "row";
-    state.descending = false;
     buildFilters(view);
     document.getElementById("about").textContent = games
       ? "Every analysable game, one light row each; click a row for its facts (and its board, when it has a disagreement)."
