@@ -43,6 +43,10 @@ COUNT_FIELDS = (
 """The parts of a count the board panel shows for every ruleset, as ``scores.parquet`` holds them."""
 
 
+CODED = ("source", "winner", "life", "reproduced", "diverges")
+"""The games view's columns of few values, each written as an index into its values."""
+
+
 def pair_key(a: str, b: str) -> str:
     """One name per unordered pair of rulesets, whichever order a table gives them in."""
     return "–".join(sorted((a, b)))
@@ -67,9 +71,9 @@ def view_link(**filters) -> str:
 def write_explorer(tables, folder: Path) -> None:
     """Write the explorer of ``tables`` (:class:`~rulelab.report.shared.ReportTables`) into ``folder``."""
     rows = explorer_rows(tables)
-    every = game_rows(tables)
+    every, values = _coded(game_rows(tables))
     data = {"columns": list(rows.columns), "rows": _lists(rows),  # lists, their keys once: a third of the bytes
-            "game_columns": list(every.columns), "game_rows": _lists(every),
+            "game_columns": list(every.columns), "game_rows": _lists(every), "game_values": values,
             "games": _games(tables, sorted(set(rows["game_id"]))),
             "rulesets": _rulesets(tables), "bands": [band for *_, band in MARGIN_BANDS],
             "bands_limits": [[low, None if np.isinf(high) else high] for low, high, _ in MARGIN_BANDS],
@@ -144,6 +148,15 @@ def game_rows(tables) -> pd.DataFrame:
     flags = ["fit", "equal", "settled", "outlier", "trusted", "same"]
     rows[flags] = rows[flags].astype("Int8")
     return rows.reset_index(drop=True)
+
+
+def _coded(rows: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, list[str]]]:
+    """``rows`` with each column of :data:`CODED` as indices into its sorted values, and those values:
+    a fifth of the games view's bytes."""
+    values = {name: sorted(set(rows[name].dropna())) for name in CODED}
+    coded = rows.assign(**{name: rows[name].map({value: k for k, value in enumerate(values[name])}).astype("Int64")
+                           for name in CODED})
+    return coded, values
 
 
 def reproductions(tables, ids: pd.Series) -> np.ndarray:

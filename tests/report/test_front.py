@@ -104,3 +104,6 @@ def test_the_games_view_holds_one_row_per_analysable_game(report):
     games, _ = games_with_resignations()
     assert sorted(rows["game_id"]) == sorted(analysable_games(games)["game_id"])
     assert set(rows["settled"].dropna()) <= {0, 1} and rows["game_id"].is_unique
+    sources = rows["source"].map(dict(enumerate(data["game_values"]["source"])))
+    assert (sources == rows["game_id"].map(games.drop_duplicates("game_id").set_index("game_id")["source"]
+                                           .fillna("unknown"))).all()

@@ -9,6 +9,9 @@ const objects = (columns, rows) => rows.map((values, k) =>
   Object.fromEntries([["row", k], ...columns.map((name, j) => [name, values[j]])]));
 DATA.rows = objects(DATA.columns, DATA.rows);
 DATA.game_rows = objects(DATA.game_columns, DATA.game_rows);
+for (const row of DATA.game_rows) {  // a coded column's cell is an index into its values
+  for (const [name, values] of Object.entries(DATA.game_values)) if (row[name] !== null) row[name] = values[row[name]];
+}
 const FILTERS = ["basis", "pair", "cause", "band", "trusted", "even", "source", "per"];
 const COLUMNS = [
   ["komi_basis", "komi basis"], ["game_id", "game"], ["pair", "rulesets a / b"], ["verdicts", "winners a / b"],
