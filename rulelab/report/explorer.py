@@ -25,8 +25,10 @@ import numpy as np
 import pandas as pd
 
 from rulelab.analysis.attribution import PARTS
-from rulelab.analysis.divergence import COMMON_KOMI, at_komi, compared_rows, standard_rows
+from rulelab.analysis.divergence import (COMMON_KOMI, KOMI_BASES, at_komi, basis_label, compared_rows,
+                                         standard_rows, winners)
 from rulelab.analysis.findings import MAIN_RULESETS, MARGIN_BANDS
+from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.selection import reproduced
 from rulelab.rules import PRESETS
 
@@ -39,6 +41,10 @@ COUNT_FIELDS = (
     "black_points", "white_points", "margin_before_komi", "margin", "winner",
 )
 """The parts of a count the board panel shows for every ruleset, as ``scores.parquet`` holds them."""
+
+
+CODED = ("source", "winner", "life", "reproduced", "diverges")
+"""The games view's columns of few values, each written as an index into its values."""
 
 
 def pair_key(a: str, b: str) -> str:
@@ -65,8 +71,9 @@ def view_link(**filters) -> str:
 def write_explorer(tables, folder: Path) -> None:
     """Write the explorer of ``tables`` (:class:`~rulelab.report.shared.ReportTables`) into ``folder``."""
     rows = explorer_rows(tables)
-    data = {"columns": list(rows.columns),  # the rows as lists, their keys once: a third of the bytes
-            "rows": [[_plain(value) for value in row] for row in rows.itertuples(index=False)],
+    every, values = _coded(game_rows(tables))
+    data = {"columns": list(rows.columns), "rows": _lists(rows),  # lists, their keys once: a third of the bytes
+            "game_columns": list(every.columns), "game_rows": _lists(every), "game_values": values,
             "games": _games(tables, sorted(set(rows["game_id"]))),
             "rulesets": _rulesets(tables), "bands": [band for *_, band in MARGIN_BANDS],
             "bands_limits": [[low, None if np.isinf(high) else high] for low, high, _ in MARGIN_BANDS],
@@ -87,7 +94,6 @@ def explorer_rows(tables) -> pd.DataFrame:
         return pd.DataFrame(columns=["row", "komi_basis", "game_id", "pair"])
     games = tables.games.set_index("game_id")
     life = tables.run.life.drop_duplicates("game_id").set_index("game_id") if not tables.run.life.empty else None
-    gap, counted = reproduced(tables.gaps), set(tables.gaps["game_id"])
     closeness = {basis: _closeness(tables, basis) for basis in sorted(set(table["komi_basis"]))}
     rows = table.assign(
         pair=[pair_key(a, b) for a, b in zip(table["ruleset_a"], table["ruleset_b"])],
@@ -99,9 +105,7 @@ def explorer_rows(tables) -> pd.DataFrame:
         source=table["game_id"].map(games["source"]).fillna("unknown"),
         settled=table["game_id"].map(life["finished"]).map({True: "finished", False: "counted"})
         if life is not None else "unknown",
-        reproduced=table["game_id"].map(lambda g: "not counted" if g not in counted
-                                        else "exactly" if gap.get(g) == 0 else
-                                        "within 1 point" if g in gap.index else "no"),
+        reproduced=reproductions(tables, table["game_id"]),
         status_case=table["game_id"].map(life["status_cases"].map(
             lambda cases: ", ".join(sorted({case["kind"] for case in cases})) or "none"))
         if life is not None else "unknown",
@@ -112,6 +116,86 @@ def explorer_rows(tables) -> pd.DataFrame:
             "margin_a", "margin_b", "difference", "main_cause", "combined_causes", *PARTS, "close_pair",
             "close_main", "trusted", "even", "source", "settled", "reproduced", "status_case"]
     return rows[keep]
+
+
+def game_rows(tables) -> pd.DataFrame:
+    """One light row per analysable game, with what the report's other rates count: the
+    record's komi and winner, whether the game is among the fair-komi games (``fit``: even,
+    on the main board, komi stated) and between equal ranks, settled, an outlier, trusted,
+    how its dead stones were decided, whether its count reproduces the record and names its
+    winner, and the komi bases on which the main rulesets name different winners (outliers
+    kept; None where they were not all compared). Yes/no as 1/0, a fifth fewer bytes than
+    ``true``/``false``. No board: the divergent games' are in ``games``, the others would make
+    the data many times larger."""
+    games = tables.games.drop_duplicates("game_id").set_index("game_id").sort_index()
+    ids = games.index.to_series()
+    records = tables.outcomes[tables.outcomes["ruleset"] == RECORD].set_index("game_id")
+    fit = tables.even_outcomes
+    settled = set(compared_rows(tables.run.scores, tables.run.games, keep_outliers=True)["game_id"])
+    gap, counted = reproduced(tables.gaps), set(tables.gaps["game_id"])
+    rows = pd.DataFrame({
+        "game_id": ids, "source": games["source"].fillna("unknown"), "year": games["year"],
+        "black": games["black_player"], "white": games["white_player"], "komi": games["komi"],
+        "result": games["result_raw"], "winner": ids.map(records["winner"]),
+        "fit": ids.isin(fit.loc[fit["ruleset"] == RECORD, "game_id"]),
+        "equal": ids.map(records["rank_gap"]).eq(0),
+        "settled": ids.isin(settled), "outlier": ids.isin(tables.outliers), "trusted": ids.isin(tables.trusted),
+        "life": ids.map(life_methods(tables.run.scores)),
+        "reproduced": reproductions(tables, ids),
+        "same": ids.map(record_winner_agrees(tables)),
+        "diverges": ids.map(_diverging_bases(tables)),
+    })
+    flags = ["fit", "equal", "settled", "outlier", "trusted", "same"]
+    rows[flags] = rows[flags].astype("Int8")
+    return rows.reset_index(drop=True)
+
+
+def _coded(rows: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, list[str]]]:
+    """``rows`` with each column of :data:`CODED` as indices into its sorted values, and those values:
+    a fifth of the games view's bytes."""
+    values = {name: sorted(set(rows[name].dropna())) for name in CODED}
+    coded = rows.assign(**{name: rows[name].map({value: k for k, value in enumerate(values[name])}).astype("Int64")
+                           for name in CODED})
+    return coded, values
+
+
+def reproductions(tables, ids: pd.Series) -> np.ndarray:
+    """Per game of ``ids``, how closely its count under the record's own rules gives the recorded
+    margin: 'exactly', 'within 1 point', 'no', or 'not counted' (its players did not count it)."""
+    gap = reproduced(tables.gaps)
+    return np.where(~ids.isin(tables.gaps["game_id"]), "not counted",
+                    np.where(ids.map(gap).eq(0), "exactly", np.where(ids.isin(gap.index), "within 1 point", "no")))
+
+
+def life_methods(scores: pd.DataFrame) -> pd.Series:
+    """Per game, how its dead stones were decided (its first row not under the record's rules)."""
+    rows = scores[scores["komi_source"].ne("record")].drop_duplicates("game_id").set_index("game_id")
+    return rows["life_method"].fillna("unknown")
+
+
+def record_winner_agrees(tables) -> pd.Series:
+    """Per counted game, whether rulelab's count under the record's own rules names the recorded winner."""
+    gaps = tables.gaps
+    komi = tables.games.drop_duplicates("game_id").set_index("game_id")["komi"].reindex(gaps["game_id"])
+    komi = komi.to_numpy(float)
+    same = np.sign(gaps["rulelab"].to_numpy(float) - komi) == np.sign(gaps["record"].to_numpy(float) - komi)
+    return pd.Series(same, index=gaps["game_id"].to_numpy(), dtype=bool)
+
+
+def _diverging_bases(tables) -> dict[str, str]:
+    """Per game compared under every main ruleset (outliers kept), the komi bases on which
+    they name different winners, space-separated ('' where they agree on both)."""
+    verdicts = {}
+    for basis in KOMI_BASES:
+        rows = compared_rows(tables.run.scores, tables.run.games, komi_basis=basis, keep_outliers=True)
+        wide = winners(rows[rows["ruleset"].isin(MAIN_RULESETS)], finished_only=False)
+        present = [name for name in MAIN_RULESETS if name in wide.columns]
+        if len(present) > 1:
+            verdicts[basis_label(rows, basis)] = wide[present].dropna().nunique(axis=1).gt(1)
+    if not verdicts:
+        return {}
+    both = pd.concat(verdicts, axis=1, join="inner")
+    return both.apply(lambda differ: " ".join(both.columns[differ.to_numpy()]), axis=1).to_dict()
 
 
 def _closeness(tables, basis: str) -> dict[str, float]:
@@ -149,6 +233,11 @@ def _games(tables, ids: list[str]) -> dict[str, dict]:
                          dead_under={case["ruleset"]: _digits(case["dead"]) for case in verdict["status_dead"]})
         out[game_id] = entry
     return out
+
+
+def _lists(rows: pd.DataFrame) -> list[list]:
+    """A table's rows as lists of plain cells (:func:`_plain`)."""
+    return [[_plain(value) for value in row] for row in rows.itertuples(index=False)]
 
 
 def _counts(rows: pd.DataFrame) -> dict[str, list]:
@@ -209,21 +298,27 @@ def _page(collection: str) -> str:
 body{{font-family:sans-serif;margin:0;display:flex;height:100vh;font-size:14px}}
 #list{{flex:1 1 50%;overflow:auto;padding:.5rem 1rem;border-right:1px solid #ccc}}
 #game{{flex:1 1 50%;overflow:auto;padding:.5rem 1rem}}
+body.games #list{{flex:4 1 0}} body.games #game{{flex:1 1 0}}
+body.games th{{white-space:normal}} body.games #rows td{{max-width:10rem;overflow:hidden;text-overflow:ellipsis}}
+body.games #rows td:nth-child(6){{max-width:5rem}}
 #game p{{margin:.3rem 0}}
 table{{border-collapse:collapse;font-size:11px}}
 td,th{{border:1px solid #ddd;padding:2px 4px;text-align:right;white-space:nowrap}}
+body.games #rows td:nth-child(4){{text-align:left}}
 th{{background:#f0f0f0;cursor:pointer;position:sticky;top:0}}
 #rows tr{{cursor:pointer}} #rows tr:hover{{background:#eef}} #rows tr.open{{background:#dde}}
 #filters label{{margin-right:.6rem;display:inline-block}} #filters select{{max-width:12rem}}
-#counts td:first-child,#counts th:first-child{{text-align:left}}
+#counts td:first-child,#counts th:first-child,#facts th,#facts td{{text-align:left}}
+#facts td{{white-space:normal;word-break:break-all}} #views a{{margin-right:1rem}} #views a.chosen{{font-weight:bold;color:#000;text-decoration:none}}
 svg{{max-width:100%;height:auto}}
 </style>
 </head>
 <body>
 <div id="list">
 <h1 style="font-size:1.2rem">{title}</h1>
-<p><a href="index.html">Back to the report</a>. Every disagreement between two rulesets on a settled
-game; click a row for its board. The address holds the filters, so a view can be linked.</p>
+<p><a href="index.html">Back to the report</a>. <span id="about"></span> The address holds the view
+and its filters, so a view can be linked.</p>
+<p id="views"></p>
 <div id="filters"></div>
 <p id="shown"></p>
 <table><thead id="head"></thead><tbody id="rows"></tbody></table>

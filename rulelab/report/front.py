@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
 import pandas as pd
 
 from rulelab.analysis.divergence import COMMON_KOMI
@@ -24,7 +23,7 @@ from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.stats import wilson_interval
 from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.report.collection import collection_words
-from rulelab.report.explorer import view_link
+from rulelab.report.explorer import record_winner_agrees, view_link
 
 if TYPE_CHECKING:
     from rulelab.report.shared import ReportTables
@@ -168,15 +167,12 @@ def _record_rows(tables: "ReportTables") -> list[dict]:
         "figure": "Same winner as the record", "value": _percent(agree / counted),
         "95% interval": f"{_percent(low)}–{_percent(high)}", "n": f"{agree:,} of {counted:,} counted games",
         "meaning": f"rulelab's count under the record's rules ({term('outlier')} games included)",
-        "section": "[Findings](#findings)", "games": "",
+        "section": "[Findings](#findings)",
+        "games": f"[{agree:,} games]({view_link(view='games', same=1, n=agree)})",
     }]
 
 
 def record_agreement(tables: "ReportTables") -> tuple[int, int]:
     """(games whose count under the record's rules names the recorded winner, counted games)."""
-    gaps = tables.gaps
-    if gaps.empty:
-        return 0, 0
-    komi = tables.games.set_index("game_id")["komi"].reindex(gaps["game_id"]).to_numpy(float)
-    same = np.sign(gaps["rulelab"].to_numpy() - komi) == np.sign(gaps["record"].to_numpy() - komi)
-    return int(same.sum()), len(gaps)
+    same = record_winner_agrees(tables)
+    return int(same.sum()), len(same)

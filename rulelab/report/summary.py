@@ -19,7 +19,7 @@ from rulelab.analysis.selection import OUTLIER_POINTS
 from rulelab.analysis.stats import wilson_interval
 from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.report.collection import has_servers
-from rulelab.report.explorer import view_link
+from rulelab.report.explorer import life_methods, view_link
 from rulelab.report.front import record_agreement, term
 from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS
 
@@ -49,11 +49,13 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
     trusted = tables.trusted.intersection(settled)
     blocks = [Text(
         f"Terms ({term('settled')}, {term('trusted')}, {term('komi basis')}, {term('outlier')}, ...) are "
-        f"defined once in the glossary. Here {len(trusted):,} of the {len(settled):,} settled games are "
-        f"trusted, and {len(tables.outliers):,} counted games are outliers, left out of every comparison and "
-        "every komi fit. 'The record' is what the SGF file itself says (result, komi). Intervals are 95% "
-        "(Wilson for shares, Fieller for an identified fair komi). Each linked rate opens the game explorer on the "
-        "disagreements it counts.")]
+        f"defined once in the glossary. Here {len(trusted):,} of the {len(settled):,} settled games are trusted, "
+        f"{_share(len(trusted), len(settled), SETTLED | {'trusted': 1})}, and "
+        f"[{len(tables.outliers):,}]({view_link(view='games', outlier=1, n=len(tables.outliers))}) counted "
+        "games are outliers, left out of every comparison and every komi fit. 'The record' is what the SGF "
+        "file itself says (result, komi). Intervals are 95% (Wilson for shares, Fieller for an identified fair "
+        "komi). Each linked rate opens the game explorer on the rows it counts: the disagreements, or the "
+        "games.")]
     present = [r for r in MAIN_RULESETS if r in set(scores["ruleset"])]
     figures = {"rates": [], "causes": []}
     for subset, label, keep in (("all", "all settled games", settled),
@@ -89,6 +91,10 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
     return Section("findings", "Findings", blocks)
 
 
+SETTLED = {"view": "games", "settled": 1, "outlier": 0}
+"""The explorer's games view of the settled games the findings compare."""
+
+
 def _settled_ids(tables: "ReportTables") -> pd.Index:
     rows = compared_rows(tables.run.scores, tables.run.games)
     return pd.Index(sorted(rows["game_id"].unique()), name="game_id")
@@ -98,14 +104,15 @@ def _points(value: float) -> str:
     return f"{value:g} point" + ("" if value == 1 else "s")
 
 
-def _share(k: float, n: int, view: dict | None = None) -> str:
+def _share(k: float, n: int, view: dict | None = None, rows: int | None = None) -> str:
     """``k`` of ``n`` as a share with its interval; linked to the explorer's rows behind it
-    when ``view`` (:func:`~rulelab.report.explorer.view_link`'s filters) is given."""
+    when ``view`` (:func:`~rulelab.report.explorer.view_link`'s filters) is given, ``rows``
+    of them (``k`` unless a row counts other than one)."""
     low, high = wilson_interval(k, n)
     if not n:
         return "no games"
     share = f"{k / n:.1%}"
-    linked = f"[{share}]({view_link(**view, n=int(k))})" if view else share
+    linked = f"[{share}]({view_link(**view, n=int(k) if rows is None else rows)})" if view else share
     return f"{linked} ({max(low, 0.0):.1%}–{min(high, 1.0):.1%})"
 
 
@@ -169,11 +176,12 @@ def _sensitivity_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.D
         return table[(table["komi_basis"] != "common") & (table["pair"] == "any") & (table["band"] == "all")].iloc[0]
 
     without, with_them = overall(rates), overall(kept)
+    diverging = {"view": "games", "diverges": with_them["komi_basis"]}
     return (f"Sensitivity: keeping the {int(with_them['games'] - without['games']):,} settled games whose "
             f"count misses the record by more than {OUTLIER_POINTS:g} points, the rulesets would name "
-            f"different winners on {_share(with_them['disagreements'], int(with_them['games']))} of "
-            f"{int(with_them['games']):,} games, against {_share(without['disagreements'], int(without['games']))} "
-            "without them.")
+            f"different winners on {_share(with_them['disagreements'], int(with_them['games']), diverging)} of "
+            f"{int(with_them['games']):,} games, against "
+            f"{_share(without['disagreements'], int(without['games']), diverging | {'outlier': 0})} without them.")
 
 
 def basis_words(basis: str, rulesets) -> str:
@@ -223,10 +231,11 @@ def _komi_sentences(tables: "ReportTables") -> list[str]:
         top = rates.nlargest(4, "games").sort_values("komi")
 
         def at(row) -> str:
-            text = f"at komi {row.komi:g}, {_share(row.black, int(row.games))} of {int(row.games):,} decided games"
+            text = f"at komi {row.komi:g}, {_black_share(records, row.komi, row.black, row.games, 'decided games')}"
             if row.komi in equal.index:
                 same = equal.loc[row.komi]
-                text += f" (between equal ranks {_share(same['black'], int(same['games']))} of {int(same['games']):,})"
+                text += (" (between equal ranks "
+                         f"{_black_share(records[records['rank_gap'] == 0], row.komi, same['black'], same['games'], '', equal=1)})")
             return text
 
         sentences.append(f"Black's win rate in the records' own results, even {board} games (a "
@@ -243,6 +252,19 @@ def _komi_sentences(tables: "ReportTables") -> list[str]:
     else:
         sentences.append(f"Fair komi: not shown, since no even {board} game was decided.")
     return sentences
+
+
+def _black_share(records: pd.DataFrame, komi: float, black: float, games: int, noun: str, **only) -> str:
+    """Black's share of the ``games`` decided ``records`` at ``komi``, linked to the games Black
+    won, and the draws (counted half) to theirs."""
+    winners = records.loc[records["komi"] == komi, "winner"]
+    view = {"view": "games", "fit": 1, "komi": f"{komi:g}", **only}
+    wins, draws = int(winners.eq("B").sum()), int(winners.eq("draw").sum())
+    text = f"{_share(black, int(games), view | {'winner': 'B'}, rows=wins)} of {f'{int(games):,} {noun}'.strip()}"
+    if draws:
+        text += (f" ([{draws} draw{'s' if draws > 1 else ''}]({view_link(**view, winner='draw', n=draws)}) "
+                 "counted half)")
+    return text
 
 
 def outlier_rule(tables: "ReportTables") -> str:
@@ -289,18 +311,19 @@ def _fit_text(fits: pd.DataFrame, sensitivity: pd.DataFrame | None = None) -> st
 
 def _trust_sentence(tables: "ReportTables", settled: pd.Index) -> str:
     scores = tables.run.scores
-    rows = scores[scores["game_id"].isin(settled) & scores["komi_source"].ne("record")]
-    methods = rows.drop_duplicates("game_id")["life_method"].fillna("unknown").value_counts()
+    methods = life_methods(scores).reindex(settled).dropna().value_counts()
     n = int(methods.sum())
-    sources = (", ".join(f"{method} on {_share(count, n)}" for method, count in methods.items())
+    sources = (", ".join(f"{method} on {_share(count, n, SETTLED | {'life': method})}"
+                         for method, count in methods.items())
                + " of the settled games") if n else "none, as no game is settled"
     text = f"How far to trust this: dead stones come from markup, proof or playouts (estimate): {sources}."
     gaps = tables.gaps
     if not gaps.empty:
         agree, counted = record_agreement(tables)
         text += (f" On the {counted:,} games the players counted, rulelab's count under the record's own "
-                 f"rules names the recorded winner on {_share(agree, counted)} and "
-                 f"reproduces the recorded margin exactly on {_share(int((gaps['gap'] == 0).sum()), len(gaps))}; "
+                 f"rules names the recorded winner on {_share(agree, counted, {'view': 'games', 'same': 1})} and "
+                 "reproduces the recorded margin exactly on "
+                 f"{_share(int((gaps['gap'] == 0).sum()), len(gaps), {'view': 'games', 'reproduced': 'exactly'})}; "
                  f"the median gap is {_points(gaps['gap'].abs().median())}. Records that stop before the "
                  "dame are filled or the dead stones removed are where the two part.")
     else:

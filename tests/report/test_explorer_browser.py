@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from rulelab.analysis.inputs import analysable_games
 from rulelab.report.build import build_report
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -116,11 +117,28 @@ def test_a_game_shows_the_stored_dead_stones_every_count_and_replays_to_its_end(
 def test_every_rate_the_report_links_shows_as_many_rows_as_it_counts(browser, run):
     page = (run / "report" / "index.html").read_text(encoding="utf-8")
     views = sorted(set(re.findall(r'href="explorer\.html(#[^"]+)"', page)))
-    assert views
+    assert any("view=games" in view for view in views) and any("view=games" not in view for view in views)
     for view in views:
         stated = int(parse_qs(view[1:].replace("&amp;", "&"))["n"][0])
         opened(browser, run, view.replace("&amp;", "&"))
         assert len(shown_games(browser)) == stated, view
+
+
+def test_the_games_view_lists_every_game_and_opens_a_board_where_it_has_one(browser, run, tmp_path):
+    games = pd.read_parquet(run / "run" / "games.parquet")
+    attribution = pd.read_csv(run / "report" / "attribution.csv")
+    opened(browser, run, "#view=games")
+    shown = shown_games(browser)
+    assert sorted(shown) == sorted(analysable_games(games)["game_id"])
+    browser.save_screenshot(str(tmp_path / "explorer-games.png"))  # kept as the test's artefact
+    assert (tmp_path / "explorer-games.png").stat().st_size > 0
+    without = next(game for game in shown if game not in set(attribution["game_id"]))
+    browser.find_element("css selector", f'#rows tr[data-game="{without}"]').click()
+    assert browser.find_elements("id", "no-board") and not browser.find_elements("id", "board")
+    assert browser.find_element("css selector", '#facts td[data-field="game_id"]').text == without
+    divergent = attribution["game_id"].iloc[0]
+    browser.find_element("css selector", f'#rows tr[data-game="{divergent}"]').click()
+    assert browser.find_elements("id", "board") and not browser.find_elements("id", "no-board")
 
 
 def test_the_slider_replays_every_game_of_the_explorer_to_its_stored_final_board(browser, run):

@@ -1,12 +1,14 @@
 """The report's first screen, its links and the explorer's data, on the constructed run."""
 
 import json
+import re
 
 import pandas as pd
 import pytest
 from analysis_tables import write_run
 from test_report import FAST, games_with_resignations
 
+from rulelab.analysis.inputs import analysable_games
 from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.report.build import build_report
 from rulelab.report.collection import collection_words
@@ -81,3 +83,27 @@ def test_the_divergence_chart_gives_each_pair_its_interval_and_count():
     (bar,) = ax.collections  # the interval: Wilson's for 4 of 40, 4.0%–23.1%
     (start, end), = bar.get_segments()[0][:, 0].reshape(1, 2)
     assert (round(start, 1), round(end, 1)) == (4.0, 23.1)
+
+
+def test_every_rate_of_the_findings_and_the_headline_table_links_to_the_explorer(report):
+    markdown = (report / "report.md").read_text(encoding="utf-8")
+    findings = markdown[markdown.index("## Findings"):markdown.index("\n## ", markdown.index("## Findings") + 1)]
+    linked = re.findall(r"\[\d+(?:\.\d)?%\]\(explorer\.html#[^)]*&n=\d+\)", findings)
+    left = re.sub(r"\[\d+(?:\.\d)?%\]\(explorer\.html#[^)]*&n=\d+\)", "", findings)
+    left = re.sub(r"\(\d+\.\d%–\d+\.\d%\)", "", left).replace("Intervals are 95%", "")  # not rates
+    assert linked and re.findall(r"\d%", left) == []
+    assert any("view=games" in link for link in linked) and any("view=games" not in link for link in linked)
+    summary = pd.read_csv(report / "summary.csv").fillna("")
+    rates = summary[summary["value"].str.endswith("%")]
+    assert rates["games"].str.match(r"\[[\d,]+ (games|rows)\]\(explorer\.html#.+&n=\d+\)").all()
+
+
+def test_the_games_view_holds_one_row_per_analysable_game(report):
+    data = explorer_data(report)
+    rows = pd.DataFrame(data["game_rows"], columns=data["game_columns"])
+    games, _ = games_with_resignations()
+    assert sorted(rows["game_id"]) == sorted(analysable_games(games)["game_id"])
+    assert set(rows["settled"].dropna()) <= {0, 1} and rows["game_id"].is_unique
+    sources = rows["source"].map(dict(enumerate(data["game_values"]["source"])))
+    assert (sources == rows["game_id"].map(games.drop_duplicates("game_id").set_index("game_id")["source"]
+                                           .fillna("unknown"))).all()

@@ -1,18 +1,38 @@
-// The rulelab report's game explorer: a table of disagreements that sorts and filters,
-// and each game's board drawn as SVG. Reads window.RULELAB_EXPLORER (explorer-data.js);
-// the filters live in the address's hash, so a view can be linked. No library.
+// The rulelab report's game explorer: two tables that sort and filter — the disagreements,
+// and every analysable game — and each divergent game's board drawn as SVG. Reads
+// window.RULELAB_EXPLORER (explorer-data.js); the view and its filters live in the
+// address's hash, so a view can be linked. No library.
 "use strict";
 
 const DATA = window.RULELAB_EXPLORER;
-DATA.rows = DATA.rows.map((values) => Object.fromEntries(DATA.columns.map((name, k) => [name, values[k]])));
+const objects = (columns, rows) => rows.map((values, k) =>
+  Object.fromEntries([["row", k], ...columns.map((name, j) => [name, values[j]])]));
+DATA.rows = objects(DATA.columns, DATA.rows);
+DATA.game_rows = objects(DATA.game_columns, DATA.game_rows);
+for (const row of DATA.game_rows) {  // a coded column's cell is an index into its values
+  for (const [name, values] of Object.entries(DATA.game_values)) if (row[name] !== null) row[name] = values[row[name]];
+}
 const FILTERS = ["basis", "pair", "cause", "band", "trusted", "even", "source", "per"];
 const COLUMNS = [
   ["komi_basis", "komi basis"], ["game_id", "game"], ["pair", "rulesets a / b"], ["verdicts", "winners a / b"],
   ["main_cause", "main cause"], ["difference", "margin a − b"], ["settled", "settled"],
   ["reproduced", "reproduces record"], ["status_case", "status case"], ["source", "source"],
 ];
+// The games view: each filter is a column of DATA.game_rows, chosen by its value
+// ("1"/"0" for yes/no); "diverges" holds the komi bases a game diverges on, and matches any.
+const GAME_FILTERS = ["komi", "winner", "fit", "equal", "settled", "outlier", "trusted", "life", "reproduced",
+  "same", "diverges", "source"];
+const GAME_COLUMNS = [
+  ["game_id", "game"], ["source", "source"], ["year", "year"], ["players", "black – white"], ["komi", "komi"],
+  ["result", "result"], ["winner", "winner"], ["fit", "fair-komi game"], ["equal", "equal ranks"],
+  ["settled", "settled"], ["outlier", "outlier"], ["trusted", "trusted"], ["life", "dead stones by"],
+  ["reproduced", "reproduces record"], ["same", "same winner as record"], ["diverges", "diverges at"],
+];
+const GAME_TITLES = Object.fromEntries(GAME_COLUMNS);
+const YES_NO = new Set(["fit", "equal", "settled", "outlier", "trusted", "same"]);
+const FILTER_NAMES = { trusted: "trusted only", even: "even games only", per: "one row per game", pair: "pair" };
 const SVG = "http://www.w3.org/2000/svg";
-const state = { sort: "row", descending: false, game: null, row: null, ruleset: null };
+const state = { sort: "row", descending: false, game: null, row: null, ruleset: null, view: null };
 
 function el(tag, attributes = {}, text = null, namespace = null) {
   const node = namespace ? document.createElementNS(namespace, tag) : document.createElement(tag);
@@ -40,6 +60,25 @@ function inBand(close, label) {
   return close !== null && (high === null || close <= high) && (close > low || low === 0);
 }
 
+// A games-view cell as the hash writes it ("1"/"0" for yes/no; "" for none).
+function cellValue(value) {
+  return value === null || value === undefined ? "" : String(value);
+}
+
+function matchesGame(row, chosen) {
+  for (const name of GAME_FILTERS) {
+    const wanted = chosen.get(name);
+    if (!wanted) continue;
+    const value = cellValue(row[name]);
+    if (name === "diverges" ? !value.split(" ").includes(wanted) : value !== wanted) return false;
+  }
+  return true;
+}
+
+function currentView() {
+  return hashValues().get("view") === "games" ? "games" : "disagreements";
+}
+
 function matches(row, chosen) {
   const get = (key) => chosen.get(key) || "";
   if (get("basis") && row.komi_basis !== get("basis")) return false;
@@ -56,13 +95,14 @@ function matches(row, chosen) {
 
 function shownRows() {
   const chosen = hashValues();
-  let rows = DATA.rows.filter((row) => matches(row, chosen));
+  const games = currentView() === "games";
+  let rows = games ? DATA.game_rows.filter((row) => matchesGame(row, chosen)) : DATA.rows.filter((row) => matches(row, chosen));
   if (chosen.get("per") === "game") {
     const seen = new Set();
     rows = rows.filter((row) => !seen.has(`${row.komi_basis} ${row.game_id}`) && seen.add(`${row.komi_basis} ${row.game_id}`));
   }
   const key = state.sort;
-  const value = (row) => (key === "verdicts" ? row.margin_a : row[key]);
+  const value = (row) => (key === "verdicts" ? row.margin_a : key === "players" ? row.black : row[key] ?? null);
   rows = [...rows].sort((a, b) => {
     const x = value(a), y = value(b);
     const order = x === y ? a.row - b.row : x === null ? 1 : y === null ? -1 : x < y ? -1 : 1;
@@ -71,9 +111,15 @@ function shownRows() {
   return rows;
 }
 
-function buildFilters() {
-  const box = document.getElementById("filters");
-  const options = {
+function filterOptions(view) {
+  if (view === "games") {
+    const values = (name) => [...new Set(DATA.game_rows.flatMap((r) =>
+      name === "diverges" ? cellValue(r[name]).split(" ") : [cellValue(r[name])]))].filter(Boolean);
+    const numeric = (a, b) => Number(a) - Number(b);
+    return Object.fromEntries(GAME_FILTERS.map((name) => [name, name === "komi" ? values(name).sort(numeric)
+      : values(name).sort()]));
+  }
+  return {
     basis: [...new Set(DATA.rows.map((r) => r.komi_basis))],
     pair: ["main", ...new Set(DATA.rows.map((r) => r.pair))],
     cause: [...new Set(DATA.rows.map((r) => r.main_cause))].sort(),
@@ -82,12 +128,26 @@ function buildFilters() {
     source: [...new Set(DATA.rows.map((r) => r.source))].sort(),
     per: ["game"],
   };
-  const names = { trusted: "trusted only", even: "even games only", per: "one row per game", pair: "pair" };
-  const words = { main: `any of ${DATA.main.join(", ")}`, 1: "yes", game: "yes" };
-  for (const name of FILTERS) {
+}
+
+function buildViews() {
+  const box = document.getElementById("views");
+  for (const [view, title, rows] of [["disagreements", "Disagreements", DATA.rows], ["games", "All games", DATA.game_rows]]) {
+    const link = el("a", { href: view === "games" ? "#view=games" : "#", "data-view": view }, `${title} (${rows.length})`);
+    box.append(link, " ");
+  }
+}
+
+function buildFilters(view) {
+  const box = document.getElementById("filters");
+  box.replaceChildren();
+  const options = filterOptions(view);
+  const words = view === "games" ? { 1: "yes", 0: "no" } : { main: `any of ${DATA.main.join(", ")}`, 1: "yes", game: "yes" };
+  for (const name of view === "games" ? GAME_FILTERS : FILTERS) {
     const select = el("select", { id: `filter-${name}`, "data-filter": name });
+    const worded = view !== "games" || YES_NO.has(name);
     select.append(el("option", { value: "" }, "all"));
-    for (const value of options[name]) select.append(el("option", { value }, words[value] || value));
+    for (const value of options[name]) select.append(el("option", { value }, (worded && words[value]) || value));
     select.addEventListener("change", () => {
       const values = hashValues();
       values.set(name, select.value);
@@ -95,7 +155,7 @@ function buildFilters() {
       writeHash(values);
       showTable();
     });
-    const label = el("label", {}, `${names[name] || name} `);
+    const label = el("label", {}, `${(view === "games" ? GAME_TITLES : FILTER_NAMES)[name] || name} `);
     label.append(select);
     box.append(label);
   }
@@ -103,15 +163,27 @@ function buildFilters() {
 
 function showTable() {
   const chosen = hashValues();
-  for (const name of FILTERS) document.getElementById(`filter-${name}`).value = chosen.get(name) || "";
+  const view = currentView(), games = view === "games";
+  if (state.view !== view) {
+    Object.assign(state, { view, game: null, row: null, sort: "row", descending: false });
+    document.body.className = view;
+    buildFilters(view);
+    document.getElementById("about").textContent = games
+      ? "Every analysable game, one light row each; click a row for its facts (and its board, when it has a disagreement)."
+      : "Every disagreement between two rulesets on a settled game; click a row for its board.";
+  }
+  for (const link of document.querySelectorAll("#views a")) link.classList.toggle("chosen", link.dataset.view === view);
+  for (const name of games ? GAME_FILTERS : FILTERS) document.getElementById(`filter-${name}`).value = chosen.get(name) || "";
   const rows = shownRows();
   const stated = chosen.get("n");
-  document.getElementById("shown").textContent = `${rows.length} of ${DATA.rows.length} rows` + (stated === null ? ""
+  const total = games ? DATA.game_rows.length : DATA.rows.length;
+  document.getElementById("shown").textContent = `${rows.length} of ${total} ${games ? "games" : "rows"}` + (stated === null ? ""
     : Number(stated) === rows.length ? `, the ${stated} the report counts` : ` — but the report counts ${stated}`);
   const head = document.getElementById("head");
   head.replaceChildren();
   const line = el("tr");
-  for (const [key, title] of COLUMNS) {
+  const columns = games ? GAME_COLUMNS : COLUMNS;
+  for (const [key, title] of columns) {
     const cell = el("th", { "data-sort": key }, title + (state.sort === key ? (state.descending ? " ▼" : " ▲") : ""));
     cell.addEventListener("click", () => {
       state.descending = state.sort === key ? !state.descending : false;
@@ -124,20 +196,28 @@ function showTable() {
   const body = document.getElementById("rows");
   body.replaceChildren(...rows.map((row) => {
     const tr = el("tr", { "data-row": row.row, "data-game": row.game_id, class: row.row === state.row ? "open" : "" });
-    const cells = {
+    const cells = games ? gameCells(row) : {
       ...row, game_id: row.game_id.slice(0, 10),
       pair: `${row.ruleset_a} / ${row.ruleset_b}`, main_cause: row.main_cause.replaceAll("_", " "),
       verdicts: `${verdict(row.winner_a, row.margin_a)} / ${verdict(row.winner_b, row.margin_b)}`,
     };
-    for (const [key] of COLUMNS) tr.append(el("td", {}, String(cells[key] ?? "")));
+    for (const [key] of columns) tr.append(el("td", {}, String(cells[key] ?? "")));
     tr.addEventListener("click", () => openRow(row));
     return tr;
   }));
   const wanted = chosen.get("game");
   if (wanted && state.game !== wanted) {
-    const row = rows.find((r) => r.game_id === wanted) || DATA.rows.find((r) => r.game_id === wanted);
+    const all = games ? DATA.game_rows : DATA.rows;
+    const row = rows.find((r) => r.game_id === wanted) || all.find((r) => r.game_id === wanted);
     if (row) openRow(row, chosen.get("ruleset"));
   }
+}
+
+// A games-view row as its cells read: yes/no for the flags, the players in one cell.
+function gameCells(row) {
+  const cells = { ...row, game_id: row.game_id.slice(0, 10), players: `${row.black || "?"} – ${row.white || "?"}` };
+  for (const key of YES_NO) if (row[key] !== null) cells[key] = row[key] ? "yes" : "no";
+  return cells;
 }
 
 function openRow(row, ruleset = null) {
@@ -148,7 +228,30 @@ function openRow(row, ruleset = null) {
   values.set("game", row.game_id);
   writeHash(values);
   for (const tr of document.querySelectorAll("#rows tr")) tr.classList.toggle("open", Number(tr.dataset.row) === row.row);
-  showGame(row);
+  if (currentView() === "games") showFacts(row);
+  else showGame(row);
+}
+
+// A games-view row: its facts, then its board where the explorer holds one.
+function showFacts(row) {
+  const panel = document.getElementById("game");
+  if (DATA.games[row.game_id]) {
+    state.ruleset = DATA.rulesets[state.ruleset] ? state.ruleset : DATA.main.find((name) => DATA.rulesets[name]);
+    showGame({ game_id: row.game_id, komi_basis: "standard" });
+  } else {
+    panel.replaceChildren(el("h2", { style: "font-size:1.1rem" }, `${row.black || "?"} (B) vs ${row.white || "?"} (W)`));
+  }
+  const cells = gameCells(row);
+  const facts = el("table", { id: "facts" });
+  for (const [key, title] of GAME_COLUMNS) {
+    const tr = el("tr");
+    tr.append(el("th", {}, title), el("td", { "data-field": key }, key === "game_id" ? row.game_id : String(cells[key] ?? "")));
+    facts.append(tr);
+  }
+  const note = DATA.games[row.game_id] ? "" : "The board of this game is not stored in the explorer, to keep it small: " +
+    "only the games with a disagreement between two rulesets carry theirs.";
+  panel.insertBefore(facts, panel.children[1] || null);
+  if (note) panel.append(el("p", { id: "no-board" }, note));
 }
 
 // Stones after the first `count` events of the main line: setup, then moves with captures
@@ -269,11 +372,13 @@ function showGame(row) {
   panel.append(el("p", {}, [game.date, game.event, `game ${row.game_id}`].filter(Boolean).join(" · ")));
   panel.append(el("p", { id: "record" }, `Record: result ${game.result || "none"}, komi ${game.komi ?? "unknown"}; ` +
     `life: ${game.life_method || "no stored verdict"}.`));
-  const parts = Object.keys(row).filter((k) => k.startsWith("part_") && row[k])
-    .map((k) => `${k.slice(5).replaceAll("_", " ")} ${row[k] > 0 ? "+" : ""}${row[k]}`);
-  panel.append(el("p", { id: "disagreement" }, `At ${row.komi_basis} komi, ${row.ruleset_a} ` +
-    `${verdict(row.winner_a, row.margin_a)} vs ${row.ruleset_b} ${verdict(row.winner_b, row.margin_b)}; ` +
-    `main cause ${row.main_cause}. Parts of the difference (a − b): ${parts.join(", ")}.`));
+  if (row.ruleset_a) {
+    const parts = Object.keys(row).filter((k) => k.startsWith("part_") && row[k])
+      .map((k) => `${k.slice(5).replaceAll("_", " ")} ${row[k] > 0 ? "+" : ""}${row[k]}`);
+    panel.append(el("p", { id: "disagreement" }, `At ${row.komi_basis} komi, ${row.ruleset_a} ` +
+      `${verdict(row.winner_a, row.margin_a)} vs ${row.ruleset_b} ${verdict(row.winner_b, row.margin_b)}; ` +
+      `main cause ${row.main_cause}. Parts of the difference (a − b): ${parts.join(", ")}.`));
+  }
   const picker = el("select", { id: "ruleset" });
   for (const name of Object.keys(DATA.rulesets).sort()) picker.append(el("option", { value: name }, name));
   picker.value = state.ruleset;
@@ -282,7 +387,8 @@ function showGame(row) {
     const values = hashValues();
     values.set("ruleset", picker.value);
     writeHash(values);
-    showGame(row);
+    if (row.ruleset_a) showGame(row);
+    else showFacts(DATA.game_rows.find((r) => r.game_id === row.game_id));
   });
   const label = el("label", {}, "points counted under ");
   label.append(picker);
@@ -305,6 +411,6 @@ function showGame(row) {
     countsTable(game, row));
 }
 
-buildFilters();
+buildViews();
 window.addEventListener("hashchange", showTable);
 showTable();
