@@ -106,6 +106,14 @@ def test_a_missing_input_is_refused_before_it_is_read(tmp_path):
         read_games(tmp_path / "nowhere.sgf")
 
 
+def test_a_broken_game_in_a_one_line_collection_costs_only_its_own_row():
+    games = [f"(;GM[1]SZ[9]PB[p{n}];B[ee];W[cc])" for n in range(50)]
+    games[1] = games[1][:-1]
+    rows = list(file_rows(RawFile("fifty.sgf", None, "".join(games).encode())))
+    assert [row["status"] for row in rows] == ["ok"] + ["parse_error"] + ["ok"] * 48
+    assert [row["black_player"] for row in rows if row["status"] == "ok"] == [f"p{n}" for n in range(50) if n != 1]
+
+
 def test_undecodable_file_names_are_kept_as_escapes(tmp_path):
     folder = tmp_path / "games"
     folder.mkdir()
