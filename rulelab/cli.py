@@ -17,7 +17,7 @@ import time
 
 import rulelab.shadowing  # noqa: F401  (first: names a folder that shadows the package)
 from rulelab import __version__
-from rulelab.errors import RulelabError
+from rulelab.errors import RulelabError, printable, printable_lines
 from rulelab.katago_install import ENVIRONMENT
 from rulelab.life_methods import ENGINE_METHODS, METHODS as LIFE_METHODS
 from rulelab.pipeline.engines import ENGINES
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
     except _ArgumentError as error:
-        print(f"rulelab: {error} (see {error.prog} --help)", file=sys.stderr)
+        _say(f"{error} (see {error.prog} --help)")
         return 2
     with _stop_signals() as received:
         try:
@@ -141,15 +141,20 @@ def main(argv: list[str] | None = None) -> int:
         except BrokenPipeError:
             return _reader_gone()
         except RulelabError as error:
-            print(f"rulelab: {error}", file=sys.stderr)
+            _say(str(error))
             return 2
         except OSError as error:  # disk full, read-only folder, file-size limit, ...
-            print(f"rulelab: {_os_error(error)}", file=sys.stderr)
+            _say(_os_error(error))
             return 2
         except KeyboardInterrupt:
             said, status = _STOPPED_BY[received[0] if received else signal.SIGINT]
-            print(f"rulelab: {said}", file=sys.stderr)
+            _say(said)
             return status
+
+
+def _say(message: str) -> None:
+    """One ``rulelab:`` line on standard error, control characters escaped."""
+    print(f"rulelab: {printable(message)}", file=sys.stderr, flush=True)
 
 
 class _ArgumentError(Exception):
@@ -261,7 +266,7 @@ def _validate(args) -> int:
         if args.out:
             print()
             _summary(args, read_manifest(out) or {}, started)
-            print(f"  {'disagreements':<8} {out}/validation.parquet")
+            print(printable(f"  {'disagreements':<8} {out}/validation.parquet"))
     return 0
 
 
@@ -270,8 +275,8 @@ def _sql(args) -> int:
 
     frame = _printable(query(args.dir, args.query, allow_files=args.allow_files, max_rows=SQL_MAX_ROWS))
     if frame.attrs.get("truncated"):
-        print(f"rulelab: the first {SQL_MAX_ROWS:,} rows of the result; narrow the query, or use "
-              "rulelab.connect() in Python for all of it", file=sys.stderr)
+        _say(f"the first {SQL_MAX_ROWS:,} rows of the result; narrow the query, or use "
+             "rulelab.connect() in Python for all of it")
     if args.format == "csv":
         frame.to_csv(sys.stdout, index=False)
     elif args.format == "json":
@@ -304,9 +309,9 @@ def _report(args) -> int:
     run = check_run(args.dir)
     out = Path(args.out) if args.out else run.resolve().with_name(f"{run.resolve().name}-report")
     started = time.perf_counter()
-    print(f"rulelab: building the report of {run} in {out} (a minute or so) ...", file=sys.stderr, flush=True)
+    _say(f"building the report of {run} in {out} (a minute or so) ...")
     index = build_report(run, out)
-    print(f"report: {index} ({time.perf_counter() - started:.0f} s)")
+    print(printable(f"report: {index} ({time.perf_counter() - started:.0f} s)"))
     return 0
 
 
@@ -317,7 +322,7 @@ def _summary(args, manifest: dict, started: float) -> None:
     else:
         from rulelab.pipeline.summary import run_summary
 
-        print(run_summary(args.out, time.perf_counter() - started))
+        print(printable_lines(run_summary(args.out, time.perf_counter() - started)))
 
 
 COMMANDS = {"ingest": _ingest, "score": _score, "validate": _validate, "sql": _sql, "report": _report}
