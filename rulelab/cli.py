@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         except BrokenPipeError:
             return _reader_gone()
         except RulelabError as error:
-            _say(str(error))
+            _say(_in_cli_words(str(error)))
             return 2
         except OSError as error:  # disk full, read-only folder, file-size limit, ...
             _say(_os_error(error))
@@ -150,6 +150,16 @@ def main(argv: list[str] | None = None) -> int:
             said, status = _STOPPED_BY[received[0] if received else signal.SIGINT]
             _say(said)
             return status
+
+
+_CLI_WORDS = {"force=True": "--force", "assume_rules": "--assume-rules"}
+"""The API's words in its errors, as the command line spells them."""
+
+
+def _in_cli_words(message: str) -> str:
+    for api, flag in _CLI_WORDS.items():
+        message = message.replace(api, flag)
+    return message
 
 
 def _say(message: str) -> None:

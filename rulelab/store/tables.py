@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import uuid
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -108,12 +109,17 @@ class TableWriter:
 
     def __init__(self, path: str | os.PathLike, schema: pa.Schema, provenance: Mapping):
         self.path = Path(path)
-        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        metadata = {PROVENANCE_KEY: json.dumps(provenance, sort_keys=True).encode()}
+        metadata = {**(schema.metadata or {}), PROVENANCE_KEY: json.dumps(provenance, sort_keys=True).encode()}
         self.schema = schema.with_metadata(metadata)
         self.rows = 0
-        self.tmp.unlink(missing_ok=True)  # a link planted under this name is removed, not followed
-        self._writer = pq.ParquetWriter(self.tmp, self.schema, compression="zstd")
+        self.tmp, stream = create_temporary(self.path)
+        try:
+            self._writer = pq.ParquetWriter(stream, self.schema, compression="zstd")
+        except BaseException:
+            stream.close()
+            self.tmp.unlink(missing_ok=True)
+            raise
+        self._stream = stream
 
     def write(self, rows: Iterable[Mapping]) -> None:
         """Write rows given as mappings from column names to values."""
@@ -134,6 +140,7 @@ class TableWriter:
     def __exit__(self, exc_type, exc, tb) -> None:
         try:
             self._writer.close()
+            self._stream.close()
             if exc_type is None:
                 sync_file(self.tmp)
                 os.replace(self.tmp, self.path)
@@ -165,14 +172,35 @@ def read_frame(path: str | os.PathLike, *, keep_copies: bool = False):
     return to_frame(pq.read_table(path, filters=None if keep_copies else pc.field("duplicate_of").is_null()))
 
 
+TEMPORARY_SUFFIX = ".tmp"
+
+
+def create_temporary(path: Path):
+    """A new file beside ``path``, named ``.NAME.<random>.tmp``, and its binary stream.
+
+    Created exclusively, links not followed: never a file someone else made under that
+    name, nor the target of a link planted there. Only rulelab's own temporaries are
+    ever removed, by their name (:func:`is_own_temporary`).
+    """
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}{TEMPORARY_SUFFIX}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    return tmp, os.fdopen(fd, "wb")
+
+
+def is_own_temporary(name: str, of: str) -> bool:
+    """Whether ``name`` is a temporary :func:`create_temporary` made for the file ``of``."""
+    prefix, suffix = f".{of}.", TEMPORARY_SUFFIX
+    middle = name[len(prefix):-len(suffix)] if name.startswith(prefix) and name.endswith(suffix) else ""
+    return len(middle) == 32 and all(char in "0123456789abcdef" for char in middle)
+
+
 def write_json_atomic(path: str | os.PathLike, data: Mapping) -> None:
     """Write JSON so that a reader sees either the old file or the whole new one."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.unlink(missing_ok=True)
+    tmp, stream = create_temporary(path)
     try:
-        with open(tmp, "x") as stream:  # exclusive: never through a link planted under this name
-            stream.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        with stream:
+            stream.write((json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
         sync_file(tmp)
         os.replace(tmp, path)
         sync_folder(path.parent)

@@ -352,7 +352,7 @@ def test_a_foreign_file_named_like_a_table_is_not_overwritten(tmp_path, capsys):
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "games.parquet").write_bytes(b"someone else's")
     assert cli.main(["ingest", str(games), "--out", str(tmp_path / "run"), "--jobs", "1"]) == 2
-    assert "use --force" in capsys.readouterr().err
+    assert "(rulelab did not write it); overwrite it with --force" in capsys.readouterr().err
 
 
 def test_a_second_run_into_a_busy_folder_stops_with_one_line(tmp_path, capsys):

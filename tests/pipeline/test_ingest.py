@@ -94,9 +94,11 @@ def test_refuses_to_write_inside_an_input_folder(collection):
         ingest([collection], collection / "out", jobs=1)
 
 
-def test_refuses_to_overwrite_without_force(collection, tmp_path):
+def test_refuses_to_overwrite_other_contents_without_force(collection, tmp_path):
     ingest([collection], tmp_path / "run", jobs=1)
-    with pytest.raises(InputError, match="--force"):
+    ingest([collection], tmp_path / "run", jobs=1)  # the same inputs again: the same end
+    (collection / "a.sgf").write_text("(;GM[1]SZ[9];B[ee])")
+    with pytest.raises(InputError, match="force=True"):
         ingest([collection], tmp_path / "run", jobs=1)
     ingest([collection], tmp_path / "run", jobs=1, force=True)
 
