@@ -119,6 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     sql.add_argument("--format", choices=("table", "csv", "json"), default="table")
     sql.add_argument("--allow-files", action="store_true",
                      help="let SQL read and write files beyond the run's tables, and run any statement")
+    sql.add_argument("--time-limit", type=float, default=SQL_TIME_LIMIT, metavar="SECONDS",
+                     help=f"stop the query after this long (default {SQL_TIME_LIMIT:g}; 0: no limit)")
 
     report = command("report", "build the report of a run folder (index.html, report.md)", names=False)
     report.add_argument("dir", metavar="RUN_DIR")
@@ -152,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
             return status
 
 
-_CLI_WORDS = {"force=True": "--force", "assume_rules": "--assume-rules"}
+_CLI_WORDS = {"force=True": "--force", "assume_rules": "--assume-rules", "allow_files=True": "--allow-files",
+              "time_limit=None": "--time-limit 0"}
 """The API's words in its errors, as the command line spells them."""
 
 
@@ -281,32 +284,62 @@ def _validate(args) -> int:
 
 
 def _sql(args) -> int:
-    from rulelab.store.sql import query
+    from rulelab.store.sql import stream
 
-    frame = _printable(query(args.dir, args.query, allow_files=args.allow_files, max_rows=SQL_MAX_ROWS))
-    if frame.attrs.get("truncated"):
+    shown = _SqlOutput(args.format)
+    truncated = stream(args.dir, args.query, shown.batch, allow_files=args.allow_files, max_rows=SQL_MAX_ROWS,
+                       time_limit=args.time_limit or None)
+    shown.close()
+    if truncated:
         _say(f"the first {SQL_MAX_ROWS:,} rows of the result; narrow the query, or use "
              "rulelab.connect() in Python for all of it")
-    if args.format == "csv":
-        frame.to_csv(sys.stdout, index=False)
-    elif args.format == "json":
-        print(frame.to_json(orient="records", force_ascii=False))
-    else:
-        print(frame.to_string(index=False))
     return 0
 
 
 SQL_MAX_ROWS = 1_000_000
-"""Rows ``rulelab sql`` prints at most: it holds what it prints."""
+"""Rows ``rulelab sql`` prints at most."""
+SQL_TIME_LIMIT = 30.0
+"""Seconds a query of ``rulelab sql`` may run unless told otherwise."""
 
 
-def _printable(frame):
+class _SqlOutput:
+    """A query's result written as it comes, batch by batch, in the format asked: a table
+    (aligned within each batch), CSV, or one JSON array."""
+
+    def __init__(self, format: str):
+        self.format = format
+        self.columns: list[str] | None = None
+
+    def batch(self, columns: list[str], batch) -> None:
+        frame = _printable(batch.to_pandas(), escape=self.format == "table")
+        first = self.columns is None
+        self.columns = columns
+        if self.format == "csv":
+            frame.to_csv(sys.stdout, index=False, header=first)
+        elif self.format == "json":
+            records = frame.to_json(orient="records", force_ascii=False)[1:-1]
+            if records:
+                sys.stdout.write(("[" if first else ",") + records)
+            elif first:
+                self.columns = None
+        else:
+            print(frame.to_string(index=False, header=first))
+
+    def close(self) -> None:
+        """End the output (a JSON array's closing bracket)."""
+        if self.format == "json":
+            print("[]" if self.columns is None else "]")
+        sys.stdout.flush()
+
+
+def _printable(frame, escape: bool):
     """Binary cells (the ``board`` and ``territory_marks`` columns) as one digit per point,
-    row-major, 0 empty / 1 black / 2 white, instead of bytes no format can show."""
+    row-major, 0 empty / 1 black / 2 white, instead of bytes no format can show; with
+    ``escape``, control characters in text escaped (see :func:`rulelab.errors.printable`)."""
     for column in frame.columns[frame.dtypes == object]:
-        if frame[column].map(lambda cell: isinstance(cell, (bytes, bytearray))).any():
-            frame[column] = frame[column].map(
-                lambda cell: "".join(map(str, cell)) if isinstance(cell, (bytes, bytearray)) else cell)
+        frame[column] = frame[column].map(
+            lambda cell: "".join(map(str, cell)) if isinstance(cell, (bytes, bytearray))
+            else printable(cell) if escape and isinstance(cell, str) else cell)
     return frame
 
 
