@@ -344,13 +344,12 @@ def _printable(frame, escape: bool):
 
 
 def _report(args) -> int:
-    from pathlib import Path
-
     from rulelab.analysis.inputs import check_run
-    from rulelab.report.build import build_report
+    from rulelab.report.build import build_report, named_report_folder
 
     run = check_run(args.dir)
-    out = Path(args.out) if args.out else run.resolve().with_name(f"{run.resolve().name}-report")
+    out = (named_report_folder(args.out) if args.out is not None
+           else run.resolve().with_name(f"{run.resolve().name}-report"))
     started = time.perf_counter()
     _say(f"building the report of {run} in {out} (a minute or so) ...")
     index = build_report(run, out)

@@ -31,7 +31,8 @@ from rulelab.pipeline.duplicates import copies_of_games, first_copies, mark_copi
 from rulelab.pipeline.engines import open_engine
 from rulelab.pipeline.ingest import environment, games_stage, no_games
 from rulelab.pipeline.progress import RunProgress, compile_kernels
-from rulelab.pipeline.run_folder import OVERWRITE, check_output_folder, check_own_outputs, made_for_the_run
+from rulelab.pipeline.run_folder import (OVERWRITE, check_output_folder, check_own_outputs, made_for_the_run,
+                                         named_folder)
 from rulelab.pipeline.score import SCORES_SCHEMA, resolve_rulesets, scores_stage
 from rulelab.pipeline.units import plan_units
 from rulelab.pipeline.validate import (GAME_COLUMNS, SCORE_COLUMNS, VALIDATION_FILE, agreement, compare,
@@ -86,7 +87,7 @@ def ingest(paths: Iterable[str], out: str | Path, *, jobs: int | None = None,
     are the same).
     """
     paths = check_inputs(paths)
-    out = Path(out)
+    out = named_folder(out)
     recorded = _recorded_ingest(out, paths)
     if recorded is not None and ("score" in recorded or recorded.get("options", {}).get("superko") != superko):
         recorded = None  # another command's, or other options: a finished result
@@ -232,7 +233,7 @@ def _score(paths: Iterable[str], out: str | Path, stage: Stage, command: str, fo
            progress: bool, engine: str, scheduler: str | None) -> dict:
     """Score ``paths`` into ``out`` with ``stage``, for ``command`` (``score`` or ``validate``)."""
     paths = check_inputs(paths)
-    out = Path(out)
+    out = named_folder(out)
     recorded = _recorded_ingest(out, paths)
     finished = [SCORES_FILE, LIFE_FILE] if recorded else [GAMES_FILE, MANIFEST_FILE, SCORES_FILE, LIFE_FILE]
     if recorded and _scored_with(out, stage.options):
@@ -373,7 +374,7 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str | LifeMethod = 
                          f"got {second!r}")
     life = life_method(life)
     second = None if second is None else life_method(second)
-    out = Path(out)
+    out = named_folder(out)
     check_own_outputs(out, VALIDATION_OUTPUTS, "validate", force)
     stage = _scores_stage(None, None, life, assume_rules, "captured", seed)
     assume_rules = stage.options["assume_rules"]  # as the scores' provenance names it

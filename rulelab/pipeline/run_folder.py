@@ -23,6 +23,14 @@ OVERWRITE = "overwrite it with force=True"
 """How a refusal says the result may be replaced (the command line says ``--force``)."""
 
 
+def named_folder(out: str | os.PathLike) -> Path:
+    """``out`` as a path, refused when empty: ``Path("")`` is the current folder, never what
+    an empty argument meant."""
+    if not os.fspath(out).strip():
+        raise InputError("the run folder must be named; got an empty path")
+    return Path(out)
+
+
 def check_output_folder(paths: Iterable[str], out: Path, files: Iterable[str], force: bool) -> None:
     """Refuse a run folder that cannot be one, inside an input folder, or holding
     finished results (unless ``force``).

@@ -121,3 +121,14 @@ def test_an_api_error_speaks_of_force_true_and_the_command_line_of_force(tmp_pat
     assert "force=True" in str(refused.value) and "--force" not in str(refused.value)
     assert cli.main(["ingest", str(folder), "--out", str(tmp_path / "run"), "--jobs", "1"]) == 2
     assert "overwrite it with --force" in capsys.readouterr().err
+
+
+def test_an_empty_output_path_is_refused(tmp_path, capsys, monkeypatch):
+    folder = games(tmp_path / "in")
+    score([folder], tmp_path / "run", jobs=1, rules=["chinese"])
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError, match="must be named"):
+        ingest([folder], "", jobs=1)
+    assert cli.main(["report", "run", ""]) == 2
+    assert "The report folder must be named" in capsys.readouterr().err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["in", "run"]
