@@ -52,7 +52,21 @@ def read_manifest(folder: str | os.PathLike) -> dict | None:
             manifest = json.loads(stream.read(MAX_MANIFEST_BYTES + 1).decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return None
-    return manifest if isinstance(manifest, dict) and "rulelab_version" in manifest else None
+    return manifest if _well_formed(manifest) else None
+
+
+_SHAPE = {"rulelab_version": str, "command": str, "options": dict, "inputs": list, "counts": dict,
+          "tables": dict, "parts": dict, CHECKSUMS: dict, "score": dict}
+"""The type of each entry a manifest may hold, as rulelab writes it."""
+
+
+def _well_formed(manifest) -> bool:
+    """Whether ``manifest`` has the shape rulelab writes: a JSON object naming the rulelab
+    version, each entry of its type, each input an object (a manifest edited into other
+    shapes is damaged, and rebuilt, rather than tripping its readers)."""
+    return (isinstance(manifest, dict) and "rulelab_version" in manifest
+            and all(isinstance(manifest[key], kind) for key, kind in _SHAPE.items() if key in manifest)
+            and all(isinstance(entry, dict) for entry in manifest.get("inputs", [])))
 
 
 def is_run_folder(folder: str | os.PathLike) -> bool:

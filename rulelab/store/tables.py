@@ -16,7 +16,7 @@ import json
 import os
 import uuid
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -165,11 +165,20 @@ def to_frame(table: pa.Table):
     return table.to_pandas(types_mapper=nullable.get)
 
 
-def read_frame(path: str | os.PathLike, *, keep_copies: bool = False):
+def read_frame(path: str | os.PathLike, schema: pa.Schema, *, keep_copies: bool = False,
+               check: Callable[[Path, pa.Table], None] | None = None):
     """A run folder's table as pandas (see :func:`to_frame`), without the rows of a record
     read twice (``duplicate_of`` set) unless ``keep_copies``: as the SQL views ``games``
-    and ``all_games`` see it, so that ``game_id`` is unique by default."""
-    return to_frame(pq.read_table(path, filters=None if keep_copies else pc.field("duplicate_of").is_null()))
+    and ``all_games`` see it, so that ``game_id`` is unique by default.
+
+    Read defensively (:func:`rulelab.store.checks.read_checked`): a regular file of
+    ``schema``'s columns, whose values ``check(path, table)`` may refuse too."""
+    from rulelab.store.checks import read_checked
+
+    table = read_checked(path, schema, None if keep_copies else pc.field("duplicate_of").is_null())
+    if check is not None:
+        check(Path(path), table)
+    return to_frame(table)
 
 
 TEMPORARY_SUFFIX = ".tmp"

@@ -60,6 +60,7 @@ def test_same_game_in_two_places_has_one_id_and_a_duplicate_pointer(collection, 
     assert copies.archive_member.dropna().tolist() == ["copy/a.sgf"]
 
 
+@pytest.mark.filterwarnings("ignore:.*is not a run folder")
 def test_replayed_facts_and_metadata_are_in_the_row(collection, tmp_path):
     games = read_games(collection)
     a = games[games.black_player == "Kuro"].iloc[0]
