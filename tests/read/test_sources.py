@@ -246,15 +246,32 @@ def test_a_file_that_is_not_an_archive_at_all_is_one_failure(tmp_path):
 
 def test_nested_archives_and_compressed_files_are_a_skipped_row_each_not_opened(tmp_path):
     inner = make_tar(tmp_path / "inner.tgz", [("a.sgf", game(1))], "w:gz").read_bytes()
-    archive = make_tar(tmp_path / "outer.tar", [("inner.tgz", inner), ("g.sgf.gz", gzip.compress(game(3))),
-                                                 ("b.sgf", game(2))])
+    archive = make_tar(tmp_path / "outer.tar", [("inner.tgz", inner), ("g.sgf.xz", b"x"), ("b.sgf", game(2))])
     (tmp_path / "folder").mkdir()
-    (tmp_path / "folder" / "h.sgf.gz").write_bytes(gzip.compress(game(4)))
+    (tmp_path / "folder" / "h.zst").write_bytes(b"x")
     items, stats = read([archive, tmp_path / "folder"])
     assert [(i.member, type(i.error)) for i in items if isinstance(i, FileFailure)] == [
-        ("inner.tgz", SkippedInput), ("g.sgf.gz", SkippedInput), (None, SkippedInput)]
+        ("inner.tgz", SkippedInput), ("g.sgf.xz", SkippedInput), (None, SkippedInput)]
     assert [i.data for i in items if isinstance(i, RawFile)] == [game(2)]
     assert stats.skipped == {"nested archive": 1, "compressed file": 2} and stats.failures == 0
+
+
+def test_gzipped_game_files_are_read_as_the_games_they_hold(tmp_path):
+    archive = make_tar(tmp_path / "outer.tar", [("g.sgf.gz", gzip.compress(game(3))), ("b.sgf", game(2))])
+    (tmp_path / "folder").mkdir()
+    make_zip(tmp_path / "folder" / "z.zip", [("z.SGF.GZ", gzip.compress(game(5)))])
+    (tmp_path / "folder" / "h.sgf.gz").write_bytes(gzip.compress(game(4)) + gzip.compress(game(6)))  # two members
+    (tmp_path / "folder" / "bad.sgf.gz").write_bytes(gzip.compress(game(7))[:-9])
+    items, _ = read([archive, tmp_path / "folder"])
+    assert summary(items) == [("g.sgf.gz", game(3)), ("b.sgf", game(2)), ("bad.sgf.gz", items[2].error.args[0]),
+                              ("h.sgf.gz", game(4) + game(6)), ("z.SGF.GZ", game(5))]
+    assert "cut short" in str(items[2].error)
+
+
+def test_a_gzipped_game_past_the_file_cap_is_stopped_at_the_cap(tmp_path):
+    (tmp_path / "bomb.sgf.gz").write_bytes(gzip.compress(b"(;C[" + bytes(5000) + b"])"))
+    items, _ = read([tmp_path / "bomb.sgf.gz"], Limits(max_file_bytes=1000))
+    assert "decompresses past the 1,000-byte limit" in str(items[0].error)
 
 
 def test_members_past_the_member_cap_are_not_read(tmp_path):

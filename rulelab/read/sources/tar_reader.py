@@ -18,7 +18,7 @@ from tarfile import BLOCKSIZE
 from rulelab.read.sources.items import (Limits, RawFile, ReadStats, failure, over_archive_limit, skip, too_big,
                                         too_many_members)
 from rulelab.read.sources.names import member_problem, skip_reason
-from rulelab.read.sources.streams import CHUNK, CappedReader, Hashing
+from rulelab.read.sources.streams import CHUNK, CappedReader, Hashing, ungzipped
 
 _DECOMPRESSORS = ((b"\x1f\x8b", gzip.open), (b"\xfd7zXZ\x00", lzma.open), (b"BZh", bz2.open))
 _STREAM_ERRORS = (tarfile.TarError, OSError, EOFError, lzma.LZMAError, zlib.error)
@@ -144,7 +144,7 @@ def read_tar(path: str, stream, limits: Limits, stats: ReadStats):
                     yield too_many_members(path, limits)
                     return raw.seen()
                 current = info.name
-                item = _tar_member(path, tar, info, limits, stats)
+                item = ungzipped(_tar_member(path, tar, info, limits, stats), limits)
                 stats.bytes_read = before + raw.size
                 if item is not None:
                     yield item

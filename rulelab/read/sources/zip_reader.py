@@ -12,7 +12,7 @@ from rulelab.errors import raise_if_interrupted
 from rulelab.read.sources.items import (FileFailure, Limits, RawFile, ReadStats, failure, over_archive_limit, skip,
                                         too_big, too_many_members)
 from rulelab.read.sources.names import member_problem, skip_reason
-from rulelab.read.sources.streams import Hashing, read_capped
+from rulelab.read.sources.streams import Hashing, read_capped, ungzipped
 from rulelab.read.sources.zip_directory import Directory, claimed_directory
 from rulelab.read.sources.zip_local import local_entries
 
@@ -71,7 +71,7 @@ def _members(path: str, entries: Iterator[tuple], limits: Limits, stats: ReadSta
         if spent > limits.max_archive_bytes:
             yield over_archive_limit(path, name, limits, done)
             return
-        yield read()
+        yield ungzipped(read(), limits)
 
 
 def _directory_entries(path: str, archive: zipfile.ZipFile, stats: ReadStats) -> Iterator[tuple]:
