@@ -29,7 +29,7 @@ DESCRIPTION = "Score Go game collections under many rulesets and study where the
 
 def _add_inputs(parser: argparse.ArgumentParser, out_required: bool = True) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH",
-                        help="SGF/MGT files, folders, or .zip/.tar[.gz|.xz|.bz2] archives")
+                        help="SGF/MGT files (.sgf.gz too), folders, or .zip/.tar[.gz|.xz|.bz2] archives")
     parser.add_argument("--out", required=out_required, metavar="DIR", help="run folder for the tables")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: one per core)")
