@@ -14,6 +14,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 
 import rulelab.shadowing  # noqa: F401  (first: names a folder that shadows the package)
 from rulelab import __version__
@@ -135,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     except _ArgumentError as error:
         _say(f"{error} (see {error.prog} --help)")
         return 2
-    with _stop_signals() as received:
+    with _stop_signals() as received, warnings.catch_warnings():
+        warnings.showwarning = lambda message, *_: _say(f"warning: {message}")
         try:
             status = COMMANDS[args.command](args)
             sys.stdout.flush()  # here, where a closed pipe is caught, rather than at exit

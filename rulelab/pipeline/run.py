@@ -14,6 +14,7 @@ the parts it lacks.
 from __future__ import annotations
 
 import time
+import warnings
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -251,10 +252,20 @@ KOMI_LIMIT = 19 * 19
 board, komi alone decides nearly every game."""
 
 
+KOMI_FAR = 20
+"""A komi (either sign) past which a user's komi is far from any standard: every server and
+ruleset gives 19×19 games between 0 and 8 points, and 20 is past any historical figure."""
+
+
 def _check_user_komi(komi: float) -> None:
+    """Refuse a komi no board can hold; warn of one far from any standard (a typo of 6.5?)."""
     if abs(check_komi(komi, "to score every game at")) > KOMI_LIMIT:
         raise RulesError(f"The 'komi' to score every game at must lie within ±{KOMI_LIMIT}, the points of a "
                          f"19×19 board (beyond them komi alone decides the games); got {komi:g}")
+    if abs(komi) > KOMI_FAR:
+        warnings.warn(f"a komi of {komi:g} is far from any standard (19×19 komi lies between 0 and 8; past "
+                      f"±{KOMI_FAR} komi decides most games): every game is scored at it as asked",
+                      UserWarning, stacklevel=4)
 
 
 def _scored_with(out: Path, options: dict) -> bool:

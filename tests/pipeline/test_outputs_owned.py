@@ -132,3 +132,12 @@ def test_an_empty_output_path_is_refused(tmp_path, capsys, monkeypatch):
     assert cli.main(["report", "run", ""]) == 2
     assert "The report folder must be named" in capsys.readouterr().err
     assert sorted(path.name for path in tmp_path.iterdir()) == ["in", "run"]
+
+
+def test_a_komi_far_from_any_standard_is_warned_in_one_line(tmp_path, capsys):
+    folder = games(tmp_path / "in")
+    argv = ["score", str(folder), "--jobs", "1", "--rules", "chinese", "--out"]
+    assert cli.main([*argv, str(tmp_path / "far"), "--komi", "65"]) == 0
+    assert "rulelab: warning: a komi of 65 is far from any standard" in capsys.readouterr().err
+    assert cli.main([*argv, str(tmp_path / "near"), "--komi", "7.5"]) == 0
+    assert "warning" not in capsys.readouterr().err
