@@ -290,3 +290,11 @@ def test_every_kgs_dev_game_parses(corpora):
                 game_events(game)
                 games += 1
     assert games == 15_501
+
+
+def test_escaped_brackets_count_against_the_values_budget():
+    from rulelab.read.sgf.parse import MAX_VALUES
+
+    with pytest.raises(GameError, match="property values .or escaped brackets in them."):
+        parse_game("(;GM[1]C[" + "\\]" * (MAX_VALUES + 1) + "];B[aa])")
+    assert parse_game("(;GM[1]C[" + "\\]" * 1000 + "];B[aa])").root["C"] == ["]" * 1000]
