@@ -13,7 +13,7 @@ from typing import Iterable
 
 import pyarrow as pa
 
-from rulelab.errors import InputError
+from rulelab.errors import InputError, printable
 from rulelab.store.layout import LOCK_FILE, MANIFEST_FILE
 from rulelab.store.manifest import (MAX_MANIFEST_BYTES, damaged_tables, is_run_folder, manifest_damaged,
                                     open_run_file, read_manifest)
@@ -87,8 +87,8 @@ def _say_what_is_rebuilt(out: Path) -> None:
     """One line on standard error per damaged file the run will rebuild from the parts."""
     damaged = [MANIFEST_FILE] if manifest_damaged(out) else damaged_tables(out, read_manifest(out))
     for name in damaged:
-        print(f"rulelab: {out / name} is damaged (empty, torn, or not as the manifest recorded it); "
-              "it is rebuilt from the parts", file=sys.stderr, flush=True)
+        print(printable(f"rulelab: {out / name} is damaged (empty, torn, or not as the manifest recorded it); "
+                        "it is rebuilt from the parts"), file=sys.stderr, flush=True)
 
 
 def check_own_outputs(out: Path, names: Iterable[str], command: str, force: bool) -> None:
