@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"{error} (see {error.prog} --help)")
         return 2
     with _stop_signals() as received, warnings.catch_warnings():
-        warnings.showwarning = lambda message, *_: _say(f"warning: {message}")
+        warnings.showwarning = lambda message, *_: _say(f"warning: {_in_cli_words(str(message))}")
         try:
             status = COMMANDS[args.command](args)
             sys.stdout.flush()  # here, where a closed pipe is caught, rather than at exit

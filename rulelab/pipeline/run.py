@@ -395,7 +395,7 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str | LifeMethod = 
     scores = pd.read_parquet(out / SCORES_FILE, columns=SCORE_COLUMNS + ["komi_source", "duplicate_of"])
     table = compare(games, scores)
     if table.empty:
-        raise InputError(nothing_validated(games, out))
+        warnings.warn(nothing_validated(games, out), UserWarning, stacklevel=2)
     if second is not None:
         table = second_opinion(table, out / GAMES_FILE, second, assume_rules)
     started = time.perf_counter()
@@ -430,7 +430,8 @@ VALIDATION_OUTPUTS = (VALIDATION_FILE, VALIDATION_JSON)
 
 
 def nothing_validated(games: pd.DataFrame, out: Path) -> str:
-    """Why no game could be compared with its recorded result."""
+    """Why no game could be compared with its recorded result: said, where an agreement
+    table of zeros would say nothing."""
     usable = games.loc[(games.status == "ok") & games.duplicate_of.isna()]
     counted = usable.loc[usable.result_kind == "counted"]
     if usable.empty:

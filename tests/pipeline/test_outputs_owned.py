@@ -59,9 +59,13 @@ def test_validate_even_forced_keeps_the_scores_rulelab_score_made_with_other_opt
     assert (tmp_path / "run" / "scores.parquet").read_bytes() == before
 
 
-def test_validate_of_records_naming_no_rules_says_why_nothing_was_validated(tmp_path):
-    with pytest.raises(InputError, match="nothing validated .* names its rules .RU. .* assume_rules"):
-        validate([games(tmp_path / "in", COUNTED.replace(b"RU[Chinese]", b""))], tmp_path / "run", jobs=1)
+def test_validate_of_records_naming_no_rules_says_why_nothing_was_validated(tmp_path, capsys):
+    folder = games(tmp_path / "in", COUNTED.replace(b"RU[Chinese]", b""))
+    with pytest.warns(UserWarning, match="nothing validated .* names its rules .RU. .* assume_rules"):
+        validate([folder], tmp_path / "run", jobs=1)
+    assert cli.main(["validate", str(folder), "--out", str(tmp_path / "run"), "--jobs", "1"]) == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "nothing validated" in line]
+    assert len(said) == 1 and said[0].startswith("rulelab: warning:") and "--assume-rules" in said[0]
 
 
 @pytest.mark.parametrize("mine", [b"[1, 2]", b'{"a": 1 /* my notes */}', b'{"a": 1}'])
