@@ -34,9 +34,10 @@ def read_checked(path: str | os.PathLike, schema: pa.Schema, filters=None) -> pa
     path = Path(path)
     try:
         with open_run_file(path) as stream:
-            file = pq.ParquetFile(stream)
-            refuse_other_schema(path, file.schema_arrow, schema)
-            table = file.read()
+            data = stream.read()  # the bytes to Arrow: its threads never call back into a Python file
+        file = pq.ParquetFile(pa.BufferReader(data))
+        refuse_other_schema(path, file.schema_arrow, schema)
+        table = file.read()
     except OSError as error:
         raise InputError(f"{path} cannot be read as a table: {error.strerror or error}") from None
     except pa.ArrowException as error:
