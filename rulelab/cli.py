@@ -14,10 +14,11 @@ import signal
 import sys
 import threading
 import time
+import warnings
 
 import rulelab.shadowing  # noqa: F401  (first: names a folder that shadows the package)
 from rulelab import __version__
-from rulelab.errors import RulelabError
+from rulelab.errors import RulelabError, printable, printable_lines
 from rulelab.katago_install import ENVIRONMENT
 from rulelab.life_methods import ENGINE_METHODS, METHODS as LIFE_METHODS
 from rulelab.pipeline.engines import ENGINES
@@ -29,7 +30,7 @@ DESCRIPTION = "Score Go game collections under many rulesets and study where the
 
 def _add_inputs(parser: argparse.ArgumentParser, out_required: bool = True) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH",
-                        help="SGF/MGT files, folders, or .zip/.tar[.gz|.xz|.bz2] archives")
+                        help="SGF/MGT files (.sgf.gz too), folders, or .zip/.tar[.gz|.xz|.bz2] archives")
     parser.add_argument("--out", required=out_required, metavar="DIR", help="run folder for the tables")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: one per core)")
@@ -128,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     sql.add_argument("--format", choices=("table", "csv", "json"), default="table")
     sql.add_argument("--allow-files", action="store_true",
                      help="let SQL read and write files beyond the run's tables, and run any statement")
+    sql.add_argument("--time-limit", type=float, default=SQL_TIME_LIMIT, metavar="SECONDS",
+                     help=f"stop the query after this long (default {SQL_TIME_LIMIT:g}; 0: no limit)")
 
     report = command("report", "build the report of a run folder (index.html, report.md)", names=False)
     report.add_argument("dir", metavar="RUN_DIR")
@@ -140,9 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
     except _ArgumentError as error:
-        print(f"rulelab: {error} (see {error.prog} --help)", file=sys.stderr)
+        _say(f"{error} (see {error.prog} --help)")
         return 2
-    with _stop_signals() as received:
+    with _stop_signals() as received, warnings.catch_warnings():
+        warnings.showwarning = lambda message, *_: _say(f"warning: {_in_cli_words(str(message))}")
         try:
             status = COMMANDS[args.command](args)
             sys.stdout.flush()  # here, where a closed pipe is caught, rather than at exit
@@ -150,15 +154,31 @@ def main(argv: list[str] | None = None) -> int:
         except BrokenPipeError:
             return _reader_gone()
         except RulelabError as error:
-            print(f"rulelab: {error}", file=sys.stderr)
+            _say(_in_cli_words(str(error)))
             return 2
         except OSError as error:  # disk full, read-only folder, file-size limit, ...
-            print(f"rulelab: {_os_error(error)}", file=sys.stderr)
+            _say(_os_error(error))
             return 2
         except KeyboardInterrupt:
             said, status = _STOPPED_BY[received[0] if received else signal.SIGINT]
-            print(f"rulelab: {said}", file=sys.stderr)
+            _say(said)
             return status
+
+
+_CLI_WORDS = {"force=True": "--force", "assume_rules": "--assume-rules", "allow_files=True": "--allow-files",
+              "time_limit=None": "--time-limit 0"}
+"""The API's words in its errors, as the command line spells them."""
+
+
+def _in_cli_words(message: str) -> str:
+    for api, flag in _CLI_WORDS.items():
+        message = message.replace(api, flag)
+    return message
+
+
+def _say(message: str) -> None:
+    """One ``rulelab:`` line on standard error, control characters escaped."""
+    print(f"rulelab: {printable(message)}", file=sys.stderr, flush=True)
 
 
 class _ArgumentError(Exception):
@@ -270,52 +290,81 @@ def _validate(args) -> int:
         if args.out:
             print()
             _summary(args, read_manifest(out) or {}, started)
-            print(f"  {'disagreements':<8} {out}/validation.parquet")
+            print(printable(f"  {'disagreements':<8} {out}/validation.parquet"))
     return 0
 
 
 def _sql(args) -> int:
-    from rulelab.store.sql import query
+    from rulelab.store.sql import stream
 
-    frame = _printable(query(args.dir, args.query, allow_files=args.allow_files, max_rows=SQL_MAX_ROWS))
-    if frame.attrs.get("truncated"):
-        print(f"rulelab: the first {SQL_MAX_ROWS:,} rows of the result; narrow the query, or use "
-              "rulelab.connect() in Python for all of it", file=sys.stderr)
-    if args.format == "csv":
-        frame.to_csv(sys.stdout, index=False)
-    elif args.format == "json":
-        print(frame.to_json(orient="records", force_ascii=False))
-    else:
-        print(frame.to_string(index=False))
+    shown = _SqlOutput(args.format)
+    truncated = stream(args.dir, args.query, shown.batch, allow_files=args.allow_files, max_rows=SQL_MAX_ROWS,
+                       time_limit=args.time_limit or None)
+    shown.close()
+    if truncated:
+        _say(f"the first {SQL_MAX_ROWS:,} rows of the result; narrow the query, or use "
+             "rulelab.connect() in Python for all of it")
     return 0
 
 
 SQL_MAX_ROWS = 1_000_000
-"""Rows ``rulelab sql`` prints at most: it holds what it prints."""
+"""Rows ``rulelab sql`` prints at most."""
+SQL_TIME_LIMIT = 30.0
+"""Seconds a query of ``rulelab sql`` may run unless told otherwise."""
 
 
-def _printable(frame):
+class _SqlOutput:
+    """A query's result written as it comes, batch by batch, in the format asked: a table
+    (aligned within each batch), CSV, or one JSON array."""
+
+    def __init__(self, format: str):
+        self.format = format
+        self.columns: list[str] | None = None
+
+    def batch(self, columns: list[str], batch) -> None:
+        frame = _printable(batch.to_pandas(), escape=self.format == "table")
+        first = self.columns is None
+        self.columns = columns
+        if self.format == "csv":
+            frame.to_csv(sys.stdout, index=False, header=first)
+        elif self.format == "json":
+            records = frame.to_json(orient="records", force_ascii=False)[1:-1]
+            if records:
+                sys.stdout.write(("[" if first else ",") + records)
+            elif first:
+                self.columns = None
+        else:
+            print(frame.to_string(index=False, header=first))
+
+    def close(self) -> None:
+        """End the output (a JSON array's closing bracket)."""
+        if self.format == "json":
+            print("[]" if self.columns is None else "]")
+        sys.stdout.flush()
+
+
+def _printable(frame, escape: bool):
     """Binary cells (the ``board`` and ``territory_marks`` columns) as one digit per point,
-    row-major, 0 empty / 1 black / 2 white, instead of bytes no format can show."""
+    row-major, 0 empty / 1 black / 2 white, instead of bytes no format can show; with
+    ``escape``, control characters in text escaped (see :func:`rulelab.errors.printable`)."""
     for column in frame.columns[frame.dtypes == object]:
-        if frame[column].map(lambda cell: isinstance(cell, (bytes, bytearray))).any():
-            frame[column] = frame[column].map(
-                lambda cell: "".join(map(str, cell)) if isinstance(cell, (bytes, bytearray)) else cell)
+        frame[column] = frame[column].map(
+            lambda cell: "".join(map(str, cell)) if isinstance(cell, (bytes, bytearray))
+            else printable(cell) if escape and isinstance(cell, str) else cell)
     return frame
 
 
 def _report(args) -> int:
-    from pathlib import Path
-
     from rulelab.analysis.inputs import check_run
-    from rulelab.report.build import build_report
+    from rulelab.report.build import build_report, named_report_folder
 
     run = check_run(args.dir)
-    out = Path(args.out) if args.out else run.resolve().with_name(f"{run.resolve().name}-report")
+    out = (named_report_folder(args.out) if args.out is not None
+           else run.resolve().with_name(f"{run.resolve().name}-report"))
     started = time.perf_counter()
-    print(f"rulelab: building the report of {run} in {out} (a minute or so) ...", file=sys.stderr, flush=True)
+    _say(f"building the report of {run} in {out} (a minute or so) ...")
     index = build_report(run, out)
-    print(f"report: {index} ({time.perf_counter() - started:.0f} s)")
+    print(printable(f"report: {index} ({time.perf_counter() - started:.0f} s)"))
     return 0
 
 
@@ -326,7 +375,7 @@ def _summary(args, manifest: dict, started: float) -> None:
     else:
         from rulelab.pipeline.summary import run_summary
 
-        print(run_summary(args.out, time.perf_counter() - started))
+        print(printable_lines(run_summary(args.out, time.perf_counter() - started)))
 
 
 COMMANDS = {"ingest": _ingest, "score": _score, "validate": _validate, "sql": _sql, "report": _report}

@@ -1,8 +1,27 @@
-"""One exception family for rulelab.
+"""One exception family for rulelab, and how its messages are shown.
 
 Each subclass carries a ``status`` string: the batch layer turns a failure into a
 row whose ``status`` column is that string and whose ``error`` column is the message.
 """
+
+import re
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str | None) -> str | None:
+    """``text`` safe to store and to print on one line: undecodable bytes (surrogate
+    escapes) and control characters become ``\\xNN``, so a file named ``\\x1b[2J`` names
+    itself rather than clearing the terminal."""
+    if text is None:
+        return None
+    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+
+
+def printable_lines(text: str) -> str:
+    """Several lines, each :func:`printable`."""
+    return "\n".join(map(printable, text.split("\n")))
 
 
 class RulelabError(Exception):

@@ -532,10 +532,12 @@ def signal_probes() -> list[Probe]:
 
 
 def all_probes() -> list[Probe]:
+    from bench.probes.faults import fault_probes
+
     probes = [*value_probes(), *encoding_probes(),
               *(Probe(f"seed {seed}", "fuzzed records", fuzzed_records(seed)) for seed in range(80)),
               *archive_probes(), *filesystem_probes(), *damaged_probes(), *report_probes(), *sql_probes(),
-              *signal_probes()]
+              *signal_probes(), *fault_probes()]
     names = [(probe.category, probe.name) for probe in probes]
     assert len(names) == len(set(names)), "two probes share a name"
     return probes

@@ -7,13 +7,16 @@ The analyses read only the tables the pipeline writes (``games``, ``scores``, ``
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 
 from rulelab.errors import InputError
+from rulelab.store.checks import check_masks, check_scores, read_checked
 from rulelab.store.layout import OPTIONAL_TABLES, RUN_TABLES
 from rulelab.store.life import LIFE_SCHEMA
 from rulelab.store.manifest import file_sha256, read_manifest, refuse_damaged_tables
@@ -125,7 +128,7 @@ def check_run(run_dir: str | Path) -> Path:
     if not folder.is_dir():
         raise InputError(f"The run folder must be an existing directory; got {str(run_dir)!r}.")
     for file in RUN_TABLES.values():
-        if not (folder / file).is_file():
+        if not os.path.lexists(folder / file):
             raise InputError(f"The run folder {str(run_dir)!r} lacks {file}.")
     return folder
 
@@ -152,10 +155,12 @@ def read_run(run_dir: str | Path) -> Run:
     refuse_damaged_tables(folder)
     frames = {"life": LIFE_SCHEMA.empty_table().to_pandas()}
     metadata, hashes = {}, {}
-    present = {name: file for name, file in OPTIONAL_TABLES.items() if (folder / file).is_file()}
+    present = {name: file for name, file in OPTIONAL_TABLES.items() if os.path.lexists(folder / file)}
     for name, file in {**RUN_TABLES, **present}.items():
         path = folder / file
-        frames[name] = pd.read_parquet(path)
+        table = read_checked(path, pa.schema([]))
+        CHECKS.get(name, lambda *_: None)(path, table)
+        frames[name] = table.to_pandas()
         try:
             metadata[file] = read_provenance(path)
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -164,6 +169,9 @@ def read_run(run_dir: str | Path) -> Run:
     return Run(folder.resolve().name, frames["games"], frames["scores"], frames["life"],
                stable(read_manifest(folder) or {}), metadata, hashes)
 
+
+CHECKS = {"scores": check_scores, "life": check_masks}
+"""The value checks of each table the analyses read (:mod:`rulelab.store.checks`)."""
 
 RUN_DEPENDENT_KEYS = frozenset({"timings", "seconds", "units"})
 """Manifest entries that say how a run went (time taken, parts reused), not what it made."""

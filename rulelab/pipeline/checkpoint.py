@@ -26,8 +26,8 @@ import hashlib
 import itertools
 import json
 import os
+import re
 import stat
-import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,8 +39,9 @@ import pyarrow.parquet as pq
 from rulelab.errors import RulelabError
 from rulelab.pipeline.fingerprint import code_fingerprint
 from rulelab.pipeline.units import Unit, derive_key
+from rulelab.store.layout import LOCK_FILE
 from rulelab.store.manifest import file_sha256
-from rulelab.store.tables import TableWriter, sync_file
+from rulelab.store.tables import TableWriter, create_temporary, is_own_temporary, sync_file
 
 PARTS_FOLDER = "parts"
 ROWS_PER_GROUP = 4096
@@ -141,12 +142,15 @@ class PartStore:
         keep = {f"{key}{suffix}" for key in keep for suffix in (".parquet", CHECK_SUFFIX)}
         folder = self.root / table
         for path in folder.iterdir() if folder.is_dir() else ():
-            if path.name not in keep:
+            if path.name not in keep and _PART_NAME.fullmatch(path.name):
                 path.unlink(missing_ok=True)
 
 
 CHECK_SUFFIX = ".check"
 """The sidecar of a part: its row count and SHA-256, as JSON."""
+_PART_NAME = re.compile(r"[0-9a-f]{64}\.(?:parquet|check)|\.[0-9a-f]{64}\.parquet\.[0-9a-f]{32}(?:\.check)?\.tmp")
+"""The names rulelab gives parts, their sidecars and their temporaries: the only files
+pruning removes from a parts folder (a file of the user's there is left alone)."""
 
 
 def _check_path(part: Path) -> Path:
@@ -188,22 +192,24 @@ def write_parts(paths: Mapping[str, Path], schemas: Mapping[str, pa.Schema],
     two workers making the same part (a task retried after its worker was lost) never
     write into each other's files.
     """
-    stem = uuid.uuid4().hex
-    tmp = {table: path.with_name(f".{path.name}.{stem}.tmp") for table, path in paths.items()}
+    tmp = {}
     counts = dict.fromkeys(paths, 0)
     with contextlib.ExitStack() as stack:
         stack.callback(lambda: [file.unlink(missing_ok=True) for file in tmp.values()])
-        for path in paths.values():
+        writers, streams = {}, []
+        for table, path in paths.items():
             path.parent.mkdir(parents=True, exist_ok=True)
-        writers = {table: stack.enter_context(pq.ParquetWriter(tmp[table], schemas[table], compression="zstd"))
-                   for table in paths}
+            tmp[table], stream = create_temporary(path)
+            streams.append(stack.enter_context(stream))
+            writers[table] = stack.enter_context(pq.ParquetWriter(stream, schemas[table], compression="zstd"))
         for batch in batches:
             for table, rows in batch.items():
                 part = rows if isinstance(rows, pa.Table) else pa.Table.from_pylist(rows, schema=schemas[table])
                 writers[table].write_table(part)
                 counts[table] += part.num_rows
-        for writer in writers.values():
+        for writer, stream in zip(writers.values(), streams):
             writer.close()
+            stream.close()
         for table, path in paths.items():
             _publish_part(tmp[table], path, counts[table])
     return counts
@@ -220,8 +226,6 @@ def _publish_part(tmp: Path, final: Path, rows: int) -> None:
     finally:
         tmp_check.unlink(missing_ok=True)
 
-
-LOCK_FILE = ".rulelab.lock"
 
 
 @contextlib.contextmanager
@@ -392,10 +396,12 @@ def publish_table(store: PartStore, table: str, keys: Sequence[str], path: Path,
                   transform: Callable[[Iterator[pa.Table]], Iterator[pa.Table]] = lambda groups: groups) -> int:
     """Assemble ``path`` from the parts named by ``keys``, in order, atomically; rows written.
 
-    Temporaries of an earlier writer of ``path`` that was killed are removed first.
+    Temporaries of an earlier writer of ``path`` that was killed are removed first (its
+    own, by their names: never another file that looks like one).
     """
     for stale in path.parent.glob(f".{path.name}.*.tmp"):
-        stale.unlink(missing_ok=True)
+        if is_own_temporary(stale.name, path.name):
+            stale.unlink(missing_ok=True)
     with TableWriter(path, schema, provenance) as writer:
         for group in transform(iter_row_groups(store, table, keys)):
             writer.write_table(group)

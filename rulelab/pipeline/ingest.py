@@ -7,8 +7,10 @@ collection and publishes the table with a manifest.
 
 from __future__ import annotations
 
+import os
 import platform
 import sys
+import warnings
 from functools import partial
 from pathlib import Path
 from typing import Iterator
@@ -26,6 +28,7 @@ from rulelab.pipeline.units import plan_units
 from rulelab.read.records import failure_rows, file_rows
 from rulelab.read.sources import FileFailure, RawFile, check_inputs, iter_files
 from rulelab.store.layout import GAMES_FILE
+from rulelab.store.manifest import is_run_folder
 from rulelab.store.tables import GAMES_SCHEMA, read_frame, to_frame
 
 
@@ -82,9 +85,14 @@ def read_games(path: str | Path, *, jobs: int = 1, keep_copies: bool = False) ->
     >>> games.groupby("result_kind").size()          # doctest: +SKIP
     """
     path = Path(path)
-    if (path / GAMES_FILE).is_file():
-        return read_frame(path / GAMES_FILE, keep_copies=keep_copies)
+    if os.path.lexists(path / GAMES_FILE):
+        return read_frame(path / GAMES_FILE, GAMES_SCHEMA, keep_copies=keep_copies)
+    if is_run_folder(path):
+        raise InputError(f"{path} is a run folder without {GAMES_FILE}: run rulelab.ingest (or score) into it "
+                         "first")
     check_inputs([path])
+    warnings.warn(f"{path} is not a run folder (it holds no {GAMES_FILE}): its SGF files are read now, "
+                  "nothing is written", stacklevel=2)
     compile_kernels()
     units = (unit.items for unit in plan_units(iter_files([str(path)])))
     tables = list(ordered_map(partial(_table_of_batch, superko=False), units, jobs))

@@ -14,6 +14,7 @@ the parts it lacks.
 from __future__ import annotations
 
 import time
+import warnings
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -31,7 +32,8 @@ from rulelab.pipeline.duplicates import copies_of_games, copy_keys, first_copies
 from rulelab.pipeline.engines import open_engine
 from rulelab.pipeline.ingest import environment, games_stage, no_games
 from rulelab.pipeline.progress import RunProgress, compile_kernels
-from rulelab.pipeline.run_folder import check_output_folder
+from rulelab.pipeline.run_folder import (OVERWRITE, check_output_folder, check_own_outputs, made_for_the_run,
+                                         named_folder)
 from rulelab.pipeline.score import SCORES_SCHEMA, resolve_rulesets, scores_stage
 from rulelab.pipeline.units import plan_units
 from rulelab.pipeline.validate import (GAME_COLUMNS, SCORE_COLUMNS, VALIDATION_FILE, agreement, compare,
@@ -41,7 +43,7 @@ from rulelab.rules import PLAYOUT_MODELS, check_komi, finish_basis, get_ruleset
 from rulelab.store.layout import GAMES_FILE, LIFE_FILE, MANIFEST_FILE, SCORES_FILE
 from rulelab.store.life import LIFE_SCHEMA
 from rulelab.store.manifest import CHECKSUMS, checksums, damaged_tables, read_manifest
-from rulelab.store.tables import GAMES_SCHEMA, read_provenance, write_json_atomic
+from rulelab.store.tables import GAMES_SCHEMA, TableWriter, read_provenance, write_json_atomic
 
 
 def ingest(paths: Iterable[str], out: str | Path, *, jobs: int | None = None,
@@ -81,19 +83,25 @@ def ingest(paths: Iterable[str], out: str | Path, *, jobs: int | None = None,
     Notes
     -----
     Each unit's rows are kept under ``out/parts/``; a run that was interrupted resumes
-    from them when the same command is run again.
+    from them when the same command is run again, and the same command run again once
+    it ended reuses them and ends as it did (no ``force`` needed while the inputs' contents
+    are the same).
     """
     paths = check_inputs(paths)
-    out = Path(out)
-    check_output_folder(paths, out, [GAMES_FILE, MANIFEST_FILE], force)
-    out.mkdir(parents=True, exist_ok=True)
-    with run_lock(out):
+    out = named_folder(out)
+    recorded = _recorded_ingest(out, paths)
+    if recorded is not None and ("score" in recorded or recorded.get("options", {}).get("superko") != superko):
+        recorded = None  # another command's, or other options: a finished result
+    check_output_folder(paths, out, [] if recorded else [GAMES_FILE, MANIFEST_FILE], force)
+    with made_for_the_run(out), run_lock(out):
         started = time.perf_counter()
         stats = ReadStats()
         with open_engine(engine, jobs=jobs, scheduler=scheduler) as runner:
             run = run_pipeline(paths, out, [games_stage(superko)], runner, progress, stats)
             where = runner.describe()
-        return publish_games(out, run, stats, {"superko": superko}, where, time.perf_counter() - started)
+        _check_inputs_unchanged(out, recorded, stats.inputs, force)
+        return publish_games(out, run, stats, {"superko": superko}, where, time.perf_counter() - started,
+                             "ingest")
 
 
 def run_pipeline(paths: list[str], out: Path, stages: Sequence[Stage], engine, progress: bool,
@@ -113,8 +121,9 @@ def run_pipeline(paths: list[str], out: Path, stages: Sequence[Stage], engine, p
 
 
 def publish_games(out: Path, run: RunResult, stats: ReadStats, options: dict, engine: dict,
-                  seconds: float) -> dict:
-    """Assemble ``out/games.parquet`` from the run's parts and write the manifest.
+                  seconds: float, command: str) -> dict:
+    """Assemble ``out/games.parquet`` from the run's parts and write the manifest of the
+    run of ``command``.
 
     A table already assembled from the same parts is left as it is.
     """
@@ -135,6 +144,7 @@ def publish_games(out: Path, run: RunResult, stats: ReadStats, options: dict, en
     found = games.num_rows
     manifest = {
         **meta,
+        "command": command,
         "options": {**meta["options"], "jobs": engine["workers"]},
         "counts": {
             "games_found": found,
@@ -205,10 +215,15 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
     dict
         The updated manifest.
     """
+    stage = _scores_stage(rules, komi, life, assume_rules, playout, seed, finish)
+    return _score(paths, out, stage, "score", force, jobs, progress, engine, scheduler)
+
+
+def _scores_stage(rules: Iterable[str] | None, komi: float | None, life: str | LifeMethod,
+                  assume_rules: str | None, playout: str, seed: int, finish: str) -> Stage:
+    """The scoring stage of these options, each checked (see :func:`score`)."""
     life = life_method(life)
     check_seed(seed)
-    paths = check_inputs(paths)
-    out = Path(out)
     if playout not in PLAYOUT_MODELS:
         raise RulesError(f"The 'playout' parameter must be one of {PLAYOUT_MODELS}; got {playout!r}")
     rulesets = resolve_rulesets(rules, None, playout)
@@ -217,15 +232,24 @@ def score(paths: Iterable[str], out: str | Path, *, rules: Iterable[str] | None 
         _check_user_komi(komi)
     if assume_rules is not None:
         assume_rules = get_ruleset(assume_rules).name
-    stage = scores_stage(rulesets, life, komi, assume_rules, playout, seed, finish)
+    return scores_stage(rulesets, life, komi, assume_rules, playout, seed, finish)
+
+
+def _score(paths: Iterable[str], out: str | Path, stage: Stage, command: str, force: bool, jobs: int | None,
+           progress: bool, engine: str, scheduler: str | None) -> dict:
+    """Score ``paths`` into ``out`` with ``stage``, for ``command`` (``score`` or ``validate``)."""
+    paths = check_inputs(paths)
+    out = named_folder(out)
     recorded = _recorded_ingest(out, paths)
     finished = [SCORES_FILE, LIFE_FILE] if recorded else [GAMES_FILE, MANIFEST_FILE, SCORES_FILE, LIFE_FILE]
     if recorded and _scored_with(out, stage.options):
         finished = [name for name in finished if name not in (SCORES_FILE, LIFE_FILE)]
+    elif command != "score" and SCORES_FILE in finished and _made_by(out / SCORES_FILE) == "score":
+        raise InputError(f"{out / SCORES_FILE} was made by rulelab score with other options; {command} would "
+                         f"replace it, and the rows those options made with it: {command} into another folder")
     check_output_folder(paths, out, finished, force)
-    out.mkdir(parents=True, exist_ok=True)
-    with run_lock(out):
-        return _score_into(out, paths, stage, recorded, force, jobs, progress, engine, scheduler)
+    with made_for_the_run(out), run_lock(out):
+        return _score_into(out, paths, stage, recorded, force, jobs, progress, engine, scheduler, command)
 
 
 KOMI_LIMIT = 19 * 19
@@ -233,10 +257,20 @@ KOMI_LIMIT = 19 * 19
 board, komi alone decides nearly every game."""
 
 
+KOMI_FAR = 20
+"""A komi (either sign) past which a user's komi is far from any standard: every server and
+ruleset gives 19×19 games between 0 and 8 points, and 20 is past any historical figure."""
+
+
 def _check_user_komi(komi: float) -> None:
+    """Refuse a komi no board can hold; warn of one far from any standard (a typo of 6.5?)."""
     if abs(check_komi(komi, "to score every game at")) > KOMI_LIMIT:
         raise RulesError(f"The 'komi' to score every game at must lie within ±{KOMI_LIMIT}, the points of a "
                          f"19×19 board (beyond them komi alone decides the games); got {komi:g}")
+    if abs(komi) > KOMI_FAR:
+        warnings.warn(f"a komi of {komi:g} is far from any standard (19×19 komi lies between 0 and 8; past "
+                      f"±{KOMI_FAR} komi decides most games): every game is scored at it as asked",
+                      UserWarning, stacklevel=4)
 
 
 def _scored_with(out: Path, options: dict) -> bool:
@@ -256,6 +290,14 @@ def _made_with(table: Path, options: dict) -> bool:
         return read_provenance(table).get("options") == options
     except (OSError, ValueError, pa.ArrowException):  # missing or damaged: made again
         return False
+
+
+def _made_by(table: Path) -> str | None:
+    """The command that made a table, as its provenance says (None if unreadable)."""
+    try:
+        return read_provenance(table).get("command")
+    except (OSError, ValueError, AttributeError, pa.ArrowException):
+        return None
 
 
 def _recorded_ingest(out: Path, paths: list[str]) -> dict | None:
@@ -279,12 +321,11 @@ def _check_inputs_unchanged(out: Path, recorded: dict | None, read: list[dict], 
     the way are kept, so the run with ``--force`` reuses them.
     """
     if recorded is not None and not force and recorded.get("inputs") != read:
-        raise InputError(f"{out / GAMES_FILE} was made from other contents of these inputs; "
-                         "use --force to overwrite")
+        raise InputError(f"{out / GAMES_FILE} was made from other contents of these inputs; {OVERWRITE}")
 
 
 def _score_into(out: Path, paths: list[str], stage: Stage, recorded: dict | None, force: bool,
-                jobs: int | None, progress: bool, engine: str, scheduler: str | None) -> dict:
+                jobs: int | None, progress: bool, engine: str, scheduler: str | None, command: str) -> dict:
     """The work of :func:`score` once its run folder is checked and locked; ``recorded``
     is the manifest of the ingest there that read the same paths (its options are reused)."""
     started = time.perf_counter()
@@ -295,10 +336,10 @@ def _score_into(out: Path, paths: list[str], stage: Stage, recorded: dict | None
         where = runner.describe()
     _check_inputs_unchanged(out, recorded, stats.inputs, force)
     seconds = time.perf_counter() - started
-    manifest = publish_games(out, run, stats, ingest_options, where, seconds)
+    manifest = publish_games(out, run, stats, ingest_options, where, seconds, command)
     store = PartStore(out)
     keys = run.keys["scores"]
-    meta = provenance("score", stats.inputs, stage.options)
+    meta = provenance(command, stats.inputs, stage.options)
     copies = copies_of_games(pq.read_table(out / GAMES_FILE, columns=["game_id", "duplicate_of"]))
     count = publish_table(store, "scores", keys, out / SCORES_FILE, SCORES_SCHEMA, meta,
                           lambda groups: mark_copies(groups, copies))
@@ -352,15 +393,17 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str | LifeMethod = 
                          f"got {second!r}")
     life = life_method(life)
     second = None if second is None else life_method(second)
-    out = Path(out)
-    if assume_rules is not None:
-        assume_rules = get_ruleset(assume_rules).name  # as the scores' provenance names it
-    score(paths, out, life=life, jobs=jobs, force=force, progress=progress, engine=engine,
-          scheduler=scheduler, assume_rules=assume_rules, seed=seed, finish=finish)
+    out = named_folder(out)
+    check_own_outputs(out, VALIDATION_OUTPUTS, "validate", force)
+    stage = _scores_stage(None, None, life, assume_rules, "captured", seed, finish)
+    assume_rules = stage.options["assume_rules"]  # as the scores' provenance names it
+    _score(paths, out, stage, "validate", force, jobs, progress, engine, scheduler)
     games = pd.read_parquet(out / GAMES_FILE, columns=GAME_COLUMNS + ["status", "result_kind",
                                                                       "duplicate_of"])
     scores = pd.read_parquet(out / SCORES_FILE, columns=SCORE_COLUMNS + ["komi_source", "duplicate_of"])
     table = both_bases(compare(games, scores), out, assume_rules)
+    if table.empty:
+        warnings.warn(nothing_validated(games, out), UserWarning, stacklevel=2)
     if second is not None:
         table = second_opinion(table, out / GAMES_FILE, second, assume_rules, finish=finish)
     started = time.perf_counter()
@@ -368,12 +411,18 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str | LifeMethod = 
     explained = explain_misses(misses, out, assume_rules, progress, seed, finish)
     misses = pd.concat([misses, explained], axis=1)
     seconds = time.perf_counter() - started
-    misses.reset_index(drop=True).to_parquet(out / VALIDATION_FILE, index=False)
+    made = provenance("validate", read_provenance(out / SCORES_FILE).get("inputs", []),
+                      {"life": life.name, "second_opinion": None if second is None else second.name,
+                       "assume_rules": assume_rules, "seed": seed})
+    frame = pa.Table.from_pandas(misses.reset_index(drop=True), preserve_index=False)
+    with TableWriter(out / VALIDATION_FILE, frame.schema, made) as writer:
+        writer.write_table(frame)
     table["miss_class"] = misses.miss_class
     summary = agreement(table)
     classes = miss_class_counts(misses)
     groups = summary.reset_index().rename(columns={"index": "group"})
-    write_json_atomic(out / "validation.json", {
+    write_json_atomic(out / VALIDATION_JSON, {
+        "command": "validate",
         "life": life.name,
         "second_opinion": None if second is None else second.name,
         "agreement": groups.to_dict(orient="records"),
@@ -381,3 +430,23 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str | LifeMethod = 
         "explained": {"misses": len(misses), "seconds": round(seconds, 3)},
     })
     return summary
+
+
+VALIDATION_JSON = "validation.json"
+VALIDATION_OUTPUTS = (VALIDATION_FILE, VALIDATION_JSON)
+"""What :func:`validate` writes beside the tables: replaced only when validate wrote them."""
+
+
+def nothing_validated(games: pd.DataFrame, out: Path) -> str:
+    """Why no game could be compared with its recorded result: said, where an agreement
+    table of zeros would say nothing."""
+    usable = games.loc[(games.status == "ok") & games.duplicate_of.isna()]
+    counted = usable.loc[usable.result_kind == "counted"]
+    if usable.empty:
+        reason = "no game was read without error"
+    elif counted.empty:
+        reason = f"none of the {len(usable):,} games read ends with a counted result (B+7.5, W+0.5, ...)"
+    else:
+        reason = (f"none of the {len(counted):,} games with a counted result names its rules (RU) or comes "
+                  "from a server known to imply them; name them with assume_rules (e.g. 'japanese')")
+    return f"nothing validated in {out}: {reason}"

@@ -33,6 +33,7 @@ from rulelab.scoring.tally import TallyRow, analyses_for, tally
 from rulelab.store.layout import SCORES_FILE
 from rulelab.store.life import LIFE_SCHEMA, life_row
 from rulelab.store.positions import COUNTED_KINDS, POSITION_COLUMNS, position_from_row
+from rulelab.store.checks import check_scores
 from rulelab.store.tables import read_frame
 
 
@@ -394,4 +395,4 @@ def read_scores(path: str | Path, *, keep_copies: bool = False) -> pd.DataFrame:
     """The scores table of a run folder (integer columns as nullable integers), without
     the rows of a record read twice unless ``keep_copies`` (as the SQL views ``scores``
     and ``all_scores``)."""
-    return read_frame(Path(path) / SCORES_FILE, keep_copies=keep_copies)
+    return read_frame(Path(path) / SCORES_FILE, SCORES_SCHEMA, keep_copies=keep_copies, check=check_scores)

@@ -21,8 +21,9 @@ then decode the whole record, or it is read as Latin-1.
 
 Text without a ``CA`` in EUC-KR and in GB2312 use the same byte ranges and cannot be told
 apart from the bytes alone; such text is read as GB18030 (more common in Go records).
-UTF-16 files are not recognised (they are not ASCII-compatible); they decode as Latin-1
-and fail to parse.
+UTF-16 and UTF-32 text, not ASCII-compatible, is told first, by its byte order mark or
+by the two characters ``(;`` spelled in its code units, and taken when it decodes
+strictly to text holding ``(;``.
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ def decode_sgf(data: bytes) -> Decoded:
     -------
     Decoded
         The text, the codec used and whether bytes were replaced. The text always has
-        as many ``[``, ``]``, ``;``, ``(`` and ``)`` as ``data`` has those bytes.
+        as many ``[``, ``]``, ``;``, ``(`` and ``)`` as ``data`` has those bytes (in UTF-16
+        and UTF-32, those code units).
 
     Raises
     ------
@@ -90,6 +92,9 @@ def decode_sgf(data: bytes) -> Decoded:
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise DecodeError(f"decode_sgf() needs bytes, got {type(data).__name__}")
     data = bytes(data)
+    wide = _wide_text(data)
+    if wide is not None:
+        return wide
     if data.startswith(_BOM):
         data = data[len(_BOM):]
     text = _strict(data, "utf-8")
@@ -109,6 +114,27 @@ def decode_sgf(data: bytes) -> Decoded:
     if text is not None:
         return Decoded(text, best, False)
     return Decoded(data.decode("latin-1"), "latin-1", False)
+
+
+_WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+              (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+"""Byte order marks and their codecs (UTF-32's first: its little-endian mark starts like UTF-16's)."""
+_WIDE_STARTS = ((b"(\0\0\0;\0\0\0", "utf-32-le"), (b"\0\0\0(\0\0\0;", "utf-32-be"),
+                (b"(\0;\0", "utf-16-le"), (b"\0(\0;", "utf-16-be"))
+"""``(;`` in the code units of a codec without a byte order mark."""
+
+
+def _wide_text(data: bytes) -> Decoded | None:
+    """UTF-16 or UTF-32 text, told by its byte order mark, else by ``(;`` in its code units
+    in the first bytes; None when no such codec decodes it strictly to text holding ``(;``."""
+    head = data[:SAMPLE_BYTES]
+    codecs_told = [codec for mark, codec in _WIDE_BOMS if head.startswith(mark)][:1]
+    codecs_told += [codec for mark, codec in _WIDE_STARTS if mark in head]
+    for codec in codecs_told:
+        text = _strict(data, codec)
+        if text is not None and "(;" in text:
+            return Decoded(text, codec, False)
+    return None
 
 
 SAMPLE_BYTES = 1 << 16

@@ -24,7 +24,7 @@ import pyarrow as pa
 
 from rulelab.read import metadata
 from rulelab.board import liberty_map
-from rulelab.errors import GameError, ParseError, RulelabError, raise_if_interrupted
+from rulelab.errors import GameError, ParseError, RulelabError, printable, raise_if_interrupted
 from rulelab.position import BLACK, COLOUR_NAME, WHITE
 from rulelab.read.decoding import Decoded, decode_sgf
 from rulelab.read.replay import replay
@@ -35,13 +35,6 @@ from rulelab.read.sgf.parse import MAX_NODES
 from rulelab.read.sources import FileFailure, RawFile
 from rulelab.rules import replay_rules
 from rulelab.store.tables import GAMES_SCHEMA, games_row
-
-
-def printable(name: str | None) -> str | None:
-    """A path or member name as valid text: undecodable bytes become ``\\xNN`` escapes."""
-    if name is None:
-        return None
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def location(path: str, member: str | None, index: int | None = None) -> str:

@@ -9,10 +9,13 @@ folders lie (only the run folder's *name* is printed).
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
 import shutil
 import stat
+import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -92,21 +95,40 @@ def _report_folder(run_dir: str | Path, out_dir: str | Path) -> Path:
                          f"({', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}); "
                          "choose an empty or new folder for the report.")
     for leftover in (_aside(out, "building"), _aside(out, "previous")):
-        if os.path.lexists(leftover) and _listed_files(leftover) is None:
+        if os.path.lexists(leftover) and not _all_ours(leftover):
             raise InputError(f"{str(leftover)!r} is in the way of the report and was not written by "
                              "rulelab; move it or choose another report folder.")
     return out
 
 
 def _listed_files(folder: Path) -> set[str] | None:
-    """The files a report build wrote into ``folder``, by its marker; None without one."""
+    """The files a report build wrote into ``folder``, by its marker; None without one.
+
+    A staging folder's marker names the folder itself (device and inode) rather than its
+    files, which are still being written: all of that folder is the build's, and a marker
+    copied into another folder names some other folder.
+    """
     marker = folder / MARKER
     try:
         if folder.is_symlink() or not stat.S_ISREG(marker.lstat().st_mode):
             return None
-        return set(json.loads(marker.read_text(encoding="utf-8"))["files"]) | {MARKER}
+        listed = json.loads(marker.read_text(encoding="utf-8"))
+        if "building" in listed:
+            same = listed["building"] == _identity(folder)
+            return {entry.name for entry in os.scandir(folder)} if same else None
+        return set(listed["files"]) | {MARKER}
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def _all_ours(folder: Path) -> bool:
+    """Whether ``folder`` holds only what a report build wrote (its marker says so)."""
+    return _listed_files(folder) is not None and not _foreign_entries(folder)
+
+
+def _identity(folder: Path) -> str:
+    info = os.lstat(folder)
+    return f"{info.st_dev}:{info.st_ino}"
 
 
 def _foreign_entries(out: Path) -> list[str]:
@@ -143,24 +165,61 @@ def _staged(out: Path):
     """Yield an empty staging folder; on success swap it in for ``out``, else remove it.
 
     Every folder removed or replaced holds the marker (checked by :func:`_report_folder`),
-    so the swap only ever removes files a build wrote.
+    so the swap only ever removes files a build wrote. One build at a time per report
+    folder: the staging folder is claimed by a rename (which fails onto another build's)
+    and its marker held locked (``flock``) while the build runs; one left by a build that
+    was killed is unlocked, and removed. Files saved into ``out`` during the build stop
+    the swap, which then leaves ``out`` as it is.
     """
     staging, previous = _aside(out, "building"), _aside(out, "previous")
     for leftover in (staging, previous):
-        if _listed_files(leftover) is not None:
+        if _all_ours(leftover) and not _locked(leftover / MARKER):
             shutil.rmtree(leftover)
-    staging.mkdir(parents=True)
-    _mark(staging, [])  # ours from the start, so a build killed midway is cleared next time
+    claim = _aside(out, f"claim-{uuid.uuid4().hex}")
+    claim.mkdir(parents=True)
     try:
-        yield staging
+        (claim / MARKER).write_text(json_text({"building": _identity(claim), "written_by": "rulelab report"})
+                                    + "\n", encoding="utf-8")
+        lock = open(claim / MARKER, "rb")
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(claim, ignore_errors=True)
         raise
-    _mark(staging, [entry.name for entry in os.scandir(staging) if entry.name != MARKER])
-    if os.path.lexists(out):
-        out.rename(previous)
-    staging.rename(out)
-    shutil.rmtree(previous, ignore_errors=True)
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            claim.rename(staging)
+        except OSError as error:
+            shutil.rmtree(claim, ignore_errors=True)
+            if error.errno in (errno.ENOTEMPTY, errno.EEXIST):
+                raise InputError(f"Another rulelab report is being built into {str(out)!r}; wait for it "
+                                 "to end, or choose another report folder.") from None
+            raise
+        try:
+            yield staging
+            saved = _foreign_entries(out)
+            if saved:
+                raise InputError(f"Files were saved into {str(out)!r} while its report was built "
+                                 f"({', '.join(saved[:3])}); it is left as it was: move them, and build again.")
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        _mark(staging, [entry.name for entry in os.scandir(staging) if entry.name != MARKER])
+        if os.path.lexists(out):
+            out.rename(previous)
+        staging.rename(out)
+        shutil.rmtree(previous, ignore_errors=True)
+
+
+def _locked(marker: Path) -> bool:
+    """Whether a build holds ``marker`` locked (it is still running)."""
+    try:
+        with open(marker, "rb") as stream:
+            fcntl.flock(stream, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def write_section(key: str, run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
@@ -189,9 +248,16 @@ def _workspace(run_dir: str | Path, out_dir: str | Path) -> Workspace:
     return Workspace(_workspace_path(run_dir, out_dir))
 
 
+def named_report_folder(out_dir: str | Path) -> Path:
+    """``out_dir`` as a path, refused when empty (``Path("")`` is the current folder)."""
+    if not os.fspath(out_dir).strip():
+        raise InputError("The report folder must be named; got an empty path.")
+    return Path(out_dir)
+
+
 def _workspace_path(run_dir: str | Path, out_dir: str | Path) -> Path:
     try:
-        run, out = Path(run_dir).resolve(), Path(out_dir).resolve()
+        run, out = Path(run_dir).resolve(), named_report_folder(out_dir).resolve()
     except RuntimeError:
         raise InputError(f"{str(run_dir)!r} or {str(out_dir)!r} is a loop of symbolic links.") from None
     if out == run or run in out.parents:

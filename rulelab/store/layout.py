@@ -9,6 +9,8 @@ GAMES_FILE = "games.parquet"
 SCORES_FILE = "scores.parquet"
 LIFE_FILE = "life.parquet"
 MANIFEST_FILE = "manifest.json"
+LOCK_FILE = ".rulelab.lock"
+"""The lock every run holds (``flock``): also the mark of a folder rulelab has run in."""
 
 RUN_TABLES = {"games": GAMES_FILE, "scores": SCORES_FILE}
 """The tables every scored run folder has: table name → file name."""

@@ -18,6 +18,7 @@ folder loads neither (nor numba).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,9 +26,9 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from rulelab.position import Life
+from rulelab.store.checks import check_masks, read_checked
 from rulelab.store.layout import LIFE_FILE
 from rulelab.store.tables import read_frame
 
@@ -143,9 +144,10 @@ def read_verdicts(run: str | Path, game_ids: Iterable[str]) -> dict[str, StoredL
     first copy's, for a record read twice); a game without one is absent."""
     ids = list(game_ids)
     path = Path(run) / LIFE_FILE
-    if not ids or not path.is_file():
+    if not ids or not os.path.lexists(path):
         return {}
-    table = pq.read_table(path, filters=pc.field("game_id").isin(ids))
+    table = read_checked(path, LIFE_SCHEMA, pc.field("game_id").isin(ids))
+    check_masks(path, table)
     verdicts: dict[str, StoredLife] = {}
     for row in table.to_pylist():
         verdicts.setdefault(row["game_id"], stored_life(row))
@@ -156,4 +158,4 @@ def read_life(run: str | Path, *, keep_copies: bool = False):
     """The life table of a run folder as pandas (one row per scored game, masks as bytes:
     :func:`stored_life` turns a row into arrays), without the rows of a record read twice
     unless ``keep_copies`` (as the SQL views ``life`` and ``all_life``)."""
-    return read_frame(Path(run) / LIFE_FILE, keep_copies=keep_copies)
+    return read_frame(Path(run) / LIFE_FILE, LIFE_SCHEMA, keep_copies=keep_copies, check=check_masks)

@@ -8,12 +8,24 @@ A query sees the run's tables and nothing else: DuckDB's access to files is turn
 configuration is locked so a query cannot turn any of it back on. :func:`query` runs
 one read statement per call. ``allow_files=True`` lifts all of this, for a user who
 means to read or write other files.
+
+A query is bounded: DuckDB holds at most ``MEMORY_LIMIT`` with ``THREADS`` threads (a
+query that needs more ends with DuckDB's out-of-memory error), results are read in
+batches of ``BATCH_ROWS`` rows, and :func:`stream` runs the query on a thread of its
+own, so that a time limit, Ctrl-C or SIGTERM (a ``KeyboardInterrupt`` in the main
+thread) interrupts DuckDB (``interrupt()``) instead of waiting for it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import stat
+import threading
+import time
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import duckdb
 import pandas as pd
@@ -21,8 +33,17 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rulelab.errors import InputError
-from rulelab.store.layout import OPTIONAL_TABLES, RUN_TABLES
+from rulelab.store.layout import GAMES_FILE, LIFE_FILE, SCORES_FILE
 from rulelab.store.manifest import refuse_damaged_tables
+
+MEMORY_LIMIT = "512MiB"
+"""What DuckDB may hold for one connection (its ``memory_limit``)."""
+THREADS = 2
+BATCH_ROWS = 1024
+"""Rows read from DuckDB at a time: a row of the games table can be tens of KB."""
+SQL_TABLES = {"games": GAMES_FILE, "scores": SCORES_FILE, "life": LIFE_FILE}
+"""The views of a run folder and their files: ``games`` is needed, the others are there
+once the run is scored."""
 
 
 def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBPyConnection:
@@ -38,7 +59,8 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
     Parameters
     ----------
     run_dir : str or Path
-        A run folder holding ``games.parquet`` and ``scores.parquet``.
+        A run folder holding ``games.parquet`` (and, once scored, ``scores.parquet`` and
+        ``life.parquet``), each a regular file.
     allow_files : bool
         Let SQL read and write any file and load extensions, as plain DuckDB does.
         By default the connection can read the run's tables and no other file.
@@ -51,8 +73,8 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
     Raises
     ------
     InputError
-        If the folder or one of its tables is missing, or a table no longer matches the
-        checksum its manifest records.
+        If the folder or its games table is missing, a table is not a regular Parquet
+        file, or no longer matches the checksum its manifest records.
 
     Examples
     --------
@@ -67,13 +89,16 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
     folder = Path(run_dir)
     if not folder.is_dir():
         raise InputError(f"The run folder must be an existing directory; got {str(run_dir)!r}.")
-    paths = {name: folder / file for name, file in RUN_TABLES.items()}
-    missing = [p.name for p in paths.values() if not p.is_file()]
-    if missing:
-        raise InputError(f"The run folder {str(run_dir)!r} lacks {', '.join(missing)}.")
-    paths.update({name: folder / file for name, file in OPTIONAL_TABLES.items() if (folder / file).is_file()})
+    paths = {name: folder / file for name, file in SQL_TABLES.items() if os.path.lexists(folder / file)}
+    if "games" not in paths:
+        raise InputError(f"The run folder {str(run_dir)!r} lacks {GAMES_FILE}.")
+    for path in paths.values():
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            raise InputError(f"{path} is not a regular file (a link, a FIFO or a device); SQL reads only "
+                             "the tables rulelab wrote")
     refuse_damaged_tables(folder)
-    con = duckdb.connect(database=":memory:", config={} if allow_files else _NO_EXTENSIONS)
+    config = {"memory_limit": MEMORY_LIMIT, "threads": THREADS}
+    con = duckdb.connect(database=":memory:", config=config if allow_files else {**config, **_NO_EXTENSIONS})
     tables = [_literal_glob(str(path.resolve())) for path in paths.values()]
     if not allow_files:
         con.execute("SET allowed_paths = ?", [[str(path.resolve()) for path in paths.values()] + tables])
@@ -82,11 +107,11 @@ def connect(run_dir: str | Path, *, allow_files: bool = False) -> duckdb.DuckDBP
     for (name, path), pattern in zip(paths.items(), tables):
         literal = pattern.replace("'", "''")
         con.execute(f"CREATE VIEW all_{name} AS SELECT * FROM read_parquet('{literal}')")
-        originals = " WHERE duplicate_of IS NULL" if "duplicate_of" in pq.read_schema(path).names else ""
+        originals = " WHERE duplicate_of IS NULL" if "duplicate_of" in _columns(path) else ""
         con.execute(f"CREATE VIEW {name} AS SELECT * FROM all_{name}{originals}")
-    if KOMI_GAMES_COLUMNS <= set(pq.read_schema(paths["games"]).names):
+    if KOMI_GAMES_COLUMNS <= set(_columns(paths["games"])):
         con.execute(KOMI_GAMES_VIEW)
-        if COMPARED_COLUMNS <= set(pq.read_schema(paths["scores"]).names):
+        if "scores" in paths and COMPARED_COLUMNS <= set(_columns(paths["scores"])):
             con.execute(COMPARED_VIEW)
     return con
 
@@ -162,6 +187,13 @@ komi_games GROUP BY komi`` is the report's table of Black's win rate at each kom
 (its ``record`` rows)."""
 
 
+def _columns(path: Path) -> list[str]:
+    try:
+        return pq.read_schema(path).names
+    except (OSError, pa.ArrowException) as error:
+        raise InputError(f"{path} is not a Parquet table: {error}") from None
+
+
 def _literal_glob(path: str) -> str:
     """``path`` as a DuckDB glob that matches only itself (``run?/`` would also read
     ``run1/``): each wildcard character in brackets."""
@@ -172,7 +204,8 @@ _NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensi
 _READING = frozenset({duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN})
 
 
-def query(run_dir: str | Path, sql: str, *, allow_files: bool = False, max_rows: int | None = None) -> pd.DataFrame:
+def query(run_dir: str | Path, sql: str, *, allow_files: bool = False, max_rows: int | None = None,
+          time_limit: float | None = None) -> pd.DataFrame:
     """Run one SQL statement over a run folder's views (``games``, ``scores``, ``life``).
 
     Parameters
@@ -186,6 +219,8 @@ def query(run_dir: str | Path, sql: str, *, allow_files: bool = False, max_rows:
     max_rows : int, optional
         Keep at most this many rows of the result, read batch by batch so the rest is
         never held; ``attrs["truncated"]`` then says whether rows were left out.
+    time_limit : float, optional
+        Seconds the query may run; past them it is interrupted (no limit by default).
 
     Returns
     -------
@@ -196,8 +231,8 @@ def query(run_dir: str | Path, sql: str, *, allow_files: bool = False, max_rows:
     ------
     InputError
         If the run folder is incomplete, ``sql`` is not one read statement (unless
-        ``allow_files``), or DuckDB rejects the statement (the message carries DuckDB's
-        own, e.g. its refusal to open a file).
+        ``allow_files``), the time limit passed, or DuckDB rejects the statement (the
+        message carries DuckDB's own, e.g. its refusal to open a file).
 
     Examples
     --------
@@ -211,34 +246,108 @@ def query(run_dir: str | Path, sql: str, *, allow_files: bool = False, max_rows:
     0   chinese      B
     1  japanese      W
     """
+    batches: list[pa.RecordBatch] = []
+    names: list[str] = []
+
+    def keep(columns: list[str], batch: pa.RecordBatch) -> None:
+        names[:] = columns
+        batches.append(batch)
+
+    truncated = stream(run_dir, sql, keep, allow_files=allow_files, max_rows=max_rows, time_limit=time_limit)
+    frame = (pa.Table.from_batches(batches).to_pandas() if batches else pd.DataFrame(columns=names))
+    if max_rows is not None:
+        frame.attrs["truncated"] = truncated
+    return frame
+
+
+Result = TypeVar("Result")
+
+
+def stream(run_dir: str | Path, sql: str, on_batch: Callable[[list[str], pa.RecordBatch], None], *,
+           allow_files: bool = False, max_rows: int | None = None, time_limit: float | None = None) -> bool:
+    """Run one statement over a run folder, handing each batch of its result to
+    ``on_batch(column names, batch)`` as it comes (an empty result: one empty batch; a
+    statement without a result: no call); whether rows past ``max_rows`` were left unread.
+
+    The statement runs on a thread of its own; this one waits for it, so that a time
+    limit, or a ``KeyboardInterrupt`` (Ctrl-C, or SIGTERM as the command line turns it),
+    interrupts DuckDB at once. Raises as :func:`query` does.
+    """
     if not isinstance(sql, str) or not sql.strip():
         raise InputError(f"The 'sql' argument must be a non-empty SQL statement; got {sql!r}.")
-    with connect(run_dir, allow_files=allow_files) as con:
+    con = connect(run_dir, allow_files=allow_files)
+    try:
         try:
             statements = con.extract_statements(sql)
-            if not allow_files and (len(statements) != 1 or statements[0].type not in _READING):
-                raise InputError("SQL over a run folder is one SELECT statement per call "
-                                 f"(got {len(statements)} statement(s): "
-                                 f"{', '.join(s.type.name for s in statements)}); "
-                                 "--allow-files lifts this")
-            result = con.sql(sql)
-            if result is None:  # a statement without rows (with allow_files)
-                return pd.DataFrame()
-            return result.df() if max_rows is None else _first_rows(result, max_rows)
         except duckdb.Error as error:
-            first_line = str(error).strip().splitlines()[0]  # the rest points at the query
-            raise InputError(f"DuckDB could not run the query: {first_line}") from error
+            raise _refused(error) from None
+        if not allow_files and (len(statements) != 1 or statements[0].type not in _READING):
+            raise InputError("SQL over a run folder is one SELECT statement per call "
+                             f"(got {len(statements)} statement(s): "
+                             f"{', '.join(s.type.name for s in statements)}); "
+                             "allow_files=True lifts this")
+        return _interruptible(con, lambda: _read(con, sql, on_batch, max_rows), time_limit)
+    finally:
+        with contextlib.suppress(duckdb.Error):  # still busy with a query that would not stop
+            con.close()
 
 
-def _first_rows(result: duckdb.DuckDBPyRelation, max_rows: int) -> pd.DataFrame:
-    """At most ``max_rows`` rows of ``result``; the reading stops one row past them."""
-    reader = result.to_arrow_reader(min(max_rows + 1, 1 << 16))
-    batches, count = [], 0
-    for batch in reader:
-        batches.append(batch)
-        count += batch.num_rows
-        if count > max_rows:
-            break
-    frame = pa.Table.from_batches(batches, schema=reader.schema).slice(0, max_rows).to_pandas()
-    frame.attrs["truncated"] = count > max_rows
-    return frame
+def _read(con: duckdb.DuckDBPyConnection, sql: str, on_batch, max_rows: int | None) -> bool:
+    """The statement's result, batch by batch, up to ``max_rows``; whether rows were left."""
+    try:
+        relation = con.sql(sql)
+        if relation is None:  # a statement without rows (with allow_files)
+            return False
+        columns = relation.columns
+        reader = relation.to_arrow_reader(BATCH_ROWS)
+        count, handed = 0, False
+        for batch in reader:
+            if max_rows is not None and count + batch.num_rows > max_rows:
+                on_batch(columns, batch.slice(0, max_rows - count))
+                return True
+            count += batch.num_rows
+            on_batch(columns, batch)
+            handed = True
+        if not handed:  # its columns, without rows
+            on_batch(columns, pa.RecordBatch.from_pylist([], schema=reader.schema))
+        return False
+    except duckdb.Error as error:
+        raise _refused(error) from None
+
+
+def _interruptible(con: duckdb.DuckDBPyConnection, work: Callable[[], Result], time_limit: float | None) -> Result:
+    """``work()`` on a thread of its own, interrupted past ``time_limit`` seconds or when
+    this thread is interrupted (``KeyboardInterrupt``)."""
+    outcome: dict = {}
+    done = threading.Event()  # waited on, never the thread itself: a join that Ctrl-C
+    # interrupts takes the thread for ended (CPython's bpo-45274 handling) and exits under it
+
+    def run() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as error:  # handed to the waiting thread
+            outcome["error"] = error
+        finally:
+            done.set()
+
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    threading.Thread(target=run, name="rulelab-sql", daemon=True).start()
+    try:
+        while not done.wait(0.05):
+            if deadline is not None and time.monotonic() > deadline:
+                con.interrupt()
+                done.wait()
+                raise InputError(f"the query ran past its time limit of {time_limit:g} s and was stopped; "
+                                 "narrow it, or lift the limit (time_limit=None)")
+    except KeyboardInterrupt:
+        con.interrupt()
+        done.wait(1.5)
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _refused(error: duckdb.Error) -> InputError:
+    first_line = str(error).strip().splitlines()[0]  # the rest points at the query
+    return InputError(f"DuckDB could not run the query: {first_line}")

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 import os
+import uuid
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -109,12 +110,17 @@ class TableWriter:
 
     def __init__(self, path: str | os.PathLike, schema: pa.Schema, provenance: Mapping):
         self.path = Path(path)
-        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        metadata = {PROVENANCE_KEY: json.dumps(provenance, sort_keys=True).encode()}
+        metadata = {**(schema.metadata or {}), PROVENANCE_KEY: json.dumps(provenance, sort_keys=True).encode()}
         self.schema = schema.with_metadata(metadata)
         self.rows = 0
-        self.tmp.unlink(missing_ok=True)  # a link planted under this name is removed, not followed
-        self._writer = pq.ParquetWriter(self.tmp, self.schema, compression="zstd")
+        self.tmp, stream = create_temporary(self.path)
+        try:
+            self._writer = pq.ParquetWriter(stream, self.schema, compression="zstd")
+        except BaseException:
+            stream.close()
+            self.tmp.unlink(missing_ok=True)
+            raise
+        self._stream = stream
 
     def write(self, rows: Iterable[Mapping]) -> None:
         """Write rows given as mappings from column names to values."""
@@ -135,6 +141,7 @@ class TableWriter:
     def __exit__(self, exc_type, exc, tb) -> None:
         try:
             self._writer.close()
+            self._stream.close()
             if exc_type is None:
                 sync_file(self.tmp)
                 os.replace(self.tmp, self.path)
@@ -159,21 +166,51 @@ def to_frame(table: pa.Table):
     return table.to_pandas(types_mapper=nullable.get)
 
 
-def read_frame(path: str | os.PathLike, *, keep_copies: bool = False):
+def read_frame(path: str | os.PathLike, schema: pa.Schema, *, keep_copies: bool = False,
+               check: Callable[[Path, pa.Table], None] | None = None):
     """A run folder's table as pandas (see :func:`to_frame`), without the rows of a record
     read twice (``duplicate_of`` set) unless ``keep_copies``: as the SQL views ``games``
-    and ``all_games`` see it, so that ``game_id`` is unique by default."""
-    return to_frame(pq.read_table(path, filters=None if keep_copies else pc.field("duplicate_of").is_null()))
+    and ``all_games`` see it, so that ``game_id`` is unique by default.
+
+    Read defensively (:func:`rulelab.store.checks.read_checked`): a regular file of
+    ``schema``'s columns, whose values ``check(path, table)`` may refuse too."""
+    from rulelab.store.checks import read_checked
+
+    table = read_checked(path, schema, None if keep_copies else pc.field("duplicate_of").is_null())
+    if check is not None:
+        check(Path(path), table)
+    return to_frame(table)
+
+
+TEMPORARY_SUFFIX = ".tmp"
+
+
+def create_temporary(path: Path):
+    """A new file beside ``path``, named ``.NAME.<random>.tmp``, and its binary stream.
+
+    Created exclusively, links not followed: never a file someone else made under that
+    name, nor the target of a link planted there. Only rulelab's own temporaries are
+    ever removed, by their name (:func:`is_own_temporary`).
+    """
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}{TEMPORARY_SUFFIX}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    return tmp, os.fdopen(fd, "wb")
+
+
+def is_own_temporary(name: str, of: str) -> bool:
+    """Whether ``name`` is a temporary :func:`create_temporary` made for the file ``of``."""
+    prefix, suffix = f".{of}.", TEMPORARY_SUFFIX
+    middle = name[len(prefix):-len(suffix)] if name.startswith(prefix) and name.endswith(suffix) else ""
+    return len(middle) == 32 and all(char in "0123456789abcdef" for char in middle)
 
 
 def write_json_atomic(path: str | os.PathLike, data: Mapping) -> None:
     """Write JSON so that a reader sees either the old file or the whole new one."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.unlink(missing_ok=True)
+    tmp, stream = create_temporary(path)
     try:
-        with open(tmp, "x") as stream:  # exclusive: never through a link planted under this name
-            stream.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        with stream:
+            stream.write((json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
         sync_file(tmp)
         os.replace(tmp, path)
         sync_folder(path.parent)

@@ -3,6 +3,7 @@ failed games, one game, only handicap games, nothing counted, nothing readable. 
 gives a whole report with one line for every section that does not apply; a build that
 fails leaves the previous report exactly as it was; reruns are byte-identical."""
 
+import json
 import re
 
 import numpy as np
@@ -164,7 +165,31 @@ def test_a_folder_in_the_way_of_the_swap_is_never_removed(tmp_path):
     with pytest.raises(InputError, match="not written by rulelab"):
         report._report_folder(tmp_path / "run", tmp_path / "report")
     assert (tmp_path / ".report.building" / "mine.txt").read_text() == "mine"
-    made(tmp_path, {".report.building/.rulelab-report": '{"files": []}'})  # a build killed midway
+    made(tmp_path, {".report.building/.rulelab-report": '{"files": []}'})  # a marker planted beside it
+    with pytest.raises(InputError, match="not written by rulelab"):
+        report._report_folder(tmp_path / "run", tmp_path / "report")
+    assert (tmp_path / ".report.building" / "mine.txt").read_text() == "mine"
+
+
+def test_a_build_killed_midway_is_cleared_by_the_next(tmp_path):
+    killed = tmp_path / ".report.building"  # as a kill -9 leaves it: its marker names the folder
+    made(tmp_path, {".report.building/figure.png": "half"})
+    (killed / ".rulelab-report").write_text(json.dumps({"building": report._identity(killed)}))
     with report._staged(report._report_folder(tmp_path / "run", tmp_path / "report")) as staging:
         (staging / "report.md").write_text("new")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+
+
+def test_one_build_at_a_time_and_files_saved_meanwhile_stop_the_swap(tmp_path):
+    out = tmp_path / "report"
+    with report._staged(out) as staging:
+        (staging / "report.md").write_text("first")
+        with pytest.raises(InputError, match="Another rulelab report is being built"):
+            with report._staged(out):
+                pass
+    with pytest.raises(InputError, match=re.escape("Files were saved into") + ".*notes.txt"):
+        with report._staged(out) as staging:
+            (staging / "report.md").write_text("second")
+            (out / "notes.txt").write_text("mine")
+    assert (out / "notes.txt").read_text() == "mine" and (out / "report.md").read_text() == "first"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]

@@ -181,3 +181,14 @@ def test_sql_into_a_reader_that_stops_early_ends_quietly(collection, tmp_path):
         process.stdout.close()  # as head does after its lines
         assert process.stderr.read() == b""
     assert process.returncode == 141
+
+
+def test_control_characters_in_names_are_printed_escaped(tmp_path, capsys):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "\x1b[2J.sgf").write_text("(;GM[1]SZ[5];B[zz")
+    assert main(["ingest", str(tmp_path / "games"), "--out", str(tmp_path / "run\x1b[31m"), "--jobs", "1"]) == 0
+    printed = capsys.readouterr()
+    assert "\x1b" not in printed.out + printed.err
+    assert "\\x1b[2J.sgf" in printed.out and "run\\x1b[31m" in printed.out
+    assert main(["ingest", str(tmp_path / "nowhere\x1b[2J"), "--out", str(tmp_path / "other"), "--jobs", "1"]) == 2
+    assert "nowhere\\x1b[2J" in capsys.readouterr().err

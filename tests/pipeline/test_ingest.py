@@ -60,6 +60,7 @@ def test_same_game_in_two_places_has_one_id_and_a_duplicate_pointer(collection, 
     assert copies.archive_member.dropna().tolist() == ["copy/a.sgf"]
 
 
+@pytest.mark.filterwarnings("ignore:.*is not a run folder")
 def test_replayed_facts_and_metadata_are_in_the_row(collection, tmp_path):
     games = read_games(collection)
     a = games[games.black_player == "Kuro"].iloc[0]
@@ -94,9 +95,11 @@ def test_refuses_to_write_inside_an_input_folder(collection):
         ingest([collection], collection / "out", jobs=1)
 
 
-def test_refuses_to_overwrite_without_force(collection, tmp_path):
+def test_refuses_to_overwrite_other_contents_without_force(collection, tmp_path):
     ingest([collection], tmp_path / "run", jobs=1)
-    with pytest.raises(InputError, match="--force"):
+    ingest([collection], tmp_path / "run", jobs=1)  # the same inputs again: the same end
+    (collection / "a.sgf").write_text("(;GM[1]SZ[9];B[ee])")
+    with pytest.raises(InputError, match="force=True"):
         ingest([collection], tmp_path / "run", jobs=1)
     ingest([collection], tmp_path / "run", jobs=1, force=True)
 
@@ -104,6 +107,14 @@ def test_refuses_to_overwrite_without_force(collection, tmp_path):
 def test_a_missing_input_is_refused_before_it_is_read(tmp_path):
     with pytest.raises(InputError, match="nowhere.sgf: no such file or folder"):
         read_games(tmp_path / "nowhere.sgf")
+
+
+def test_a_broken_game_in_a_one_line_collection_costs_only_its_own_row():
+    games = [f"(;GM[1]SZ[9]PB[p{n}];B[ee];W[cc])" for n in range(50)]
+    games[1] = games[1][:-1]
+    rows = list(file_rows(RawFile("fifty.sgf", None, "".join(games).encode())))
+    assert [row["status"] for row in rows] == ["ok"] + ["parse_error"] + ["ok"] * 48
+    assert [row["black_player"] for row in rows if row["status"] == "ok"] == [f"p{n}" for n in range(50) if n != 1]
 
 
 def test_undecodable_file_names_are_kept_as_escapes(tmp_path):

@@ -152,7 +152,7 @@ def test_an_ingest_of_other_contents_is_replaced_only_with_force(collection, tmp
     ingest([collection], tmp_path / "run", jobs=1)
     games = (tmp_path / "run" / "games.parquet").read_bytes()
     (collection / "resigned.sgf").write_text(RESIGNED.replace("B+R", "W+R"))
-    with pytest.raises(InputError, match="other contents of these inputs; use --force"):
+    with pytest.raises(InputError, match="other contents of these inputs; overwrite it with force=True"):
         score([collection], tmp_path / "run", rules=["chinese"], jobs=1)
     assert (tmp_path / "run" / "games.parquet").read_bytes() == games
     assert not (tmp_path / "run" / "scores.parquet").exists()

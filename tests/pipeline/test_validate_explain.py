@@ -178,12 +178,15 @@ def test_a_second_validation_makes_nothing_again(slip, tmp_path):
 
 
 def test_scores_of_other_options_or_inputs_are_replaced_only_with_force(slip, tmp_path):
-    score_run([slip], tmp_path / "run", jobs=1, life="estimate", rules=["chinese"])
-    with pytest.raises(InputError, match="scores.parquet exists; use --force"):
+    score_run([slip], tmp_path / "scored", jobs=1, life="estimate", rules=["chinese"])
+    with pytest.raises(InputError, match="made by rulelab score with other options"):  # its rows kept
+        validate([slip], tmp_path / "scored", jobs=1, life="estimate", force=True)
+    validate([slip], tmp_path / "run", jobs=1, life="auto")
+    with pytest.raises(InputError, match="scores.parquet exists; overwrite it with force=True"):
         validate([slip], tmp_path / "run", jobs=1, life="estimate")
     validate([slip], tmp_path / "run", jobs=1, life="estimate", force=True)
     (slip / "right.sgf").write_text(sgf_of(LIFE["dead_stone_left_on_the_board"].diagram, "RU[Chinese]KM[0]RE[B+8]"))
-    with pytest.raises(InputError, match="other contents of these inputs; use --force"):
+    with pytest.raises(InputError, match="other contents of these inputs; overwrite it with force=True"):
         validate([slip], tmp_path / "run", jobs=1, life="estimate")
     assert validate([slip], tmp_path / "run", jobs=1, life="estimate", force=True).loc["all", "exact"] == 0
 

@@ -177,3 +177,14 @@ def test_a_large_member_without_a_declaration_has_none():
     data = "(;PB[이창호]C[한국어의 바둑 대국])".encode("euc_kr") * 400_000
     assert declared_codec(data) is None
     assert declared_codec(data + b"(;CA[UTF-8])") == "utf-8"
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"])
+def test_utf16_and_utf32_are_told_with_or_without_a_byte_order_mark(codec):
+    text = "(;GM[1]SZ[9]PB[本因坊秀策]C[[x\\]];B[ee])"
+    assert decode_sgf(text.encode(codec)) == Decoded(text, codec, False)
+
+
+def test_a_utf16_byte_order_mark_before_utf8_bytes_is_not_taken_for_utf16():
+    decoded = decode_sgf(b"\xff\xfe" + "(;PB[李])".encode("utf-8"))
+    assert "(;PB[" in decoded.text and not decoded.encoding.startswith("utf-16")

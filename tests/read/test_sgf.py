@@ -69,6 +69,14 @@ def test_a_game_that_never_closes_is_cut_at_the_next_game_and_the_rest_survive()
     assert events(games[2].text) == [[MOVE, BLACK, 3, 3]]
 
 
+def test_a_game_that_never_closes_on_a_one_line_collection_costs_only_itself():
+    games = [f"(;GM[1]SZ[9]PB[p{n}];B[ee];W[cc])" for n in range(50)]
+    games[1] = games[1][:-1]
+    split, warnings = split_games("".join(games))
+    assert [game.text for game in split] == games
+    assert "game 1 at offset 31: game tree is not closed (1 ')' missing); cut at offset 61" in warnings
+
+
 def test_a_value_that_runs_to_the_end_of_the_file_is_a_parse_error():
     games, warnings = split_games("(;GM[1];B[aa];W[b")
     assert "value opened at offset 15 is never closed" in warnings[0]
@@ -282,3 +290,11 @@ def test_every_kgs_dev_game_parses(corpora):
                 game_events(game)
                 games += 1
     assert games == 15_501
+
+
+def test_escaped_brackets_count_against_the_values_budget():
+    from rulelab.read.sgf.parse import MAX_VALUES
+
+    with pytest.raises(GameError, match="property values .or escaped brackets in them."):
+        parse_game("(;GM[1]C[" + "\\]" * (MAX_VALUES + 1) + "];B[aa])")
+    assert parse_game("(;GM[1]C[" + "\\]" * 1000 + "];B[aa])").root["C"] == ["]" * 1000]

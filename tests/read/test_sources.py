@@ -155,6 +155,22 @@ def test_tar_archives_are_streamed_member_by_member(tmp_path, suffix, mode):
     assert stats.skipped == {"not a game file": 1}
 
 
+def test_tar_gz_archives_joined_end_to_end_are_read_to_the_end(tmp_path):
+    first = make_tar(tmp_path / "a.tar.gz", [("a.sgf", game(1))], "w:gz").read_bytes()
+    second = make_tar(tmp_path / "b.tar.gz", [("b.sgf", game(2)), ("c.sgf", game(3))], "w:gz").read_bytes()
+    (tmp_path / "both.tar.gz").write_bytes(first + second)
+    items, _ = read([tmp_path / "both.tar.gz"])
+    assert summary(items) == [("a.sgf", game(1)), ("b.sgf", game(2)), ("c.sgf", game(3))]
+
+
+def test_a_header_block_of_garbage_is_damage_said_not_a_silent_end(tmp_path):
+    whole = make_tar(tmp_path / "a.tar", [("a.sgf", game(1)), ("b.sgf", game(2))]).read_bytes()
+    (tmp_path / "bad.tar").write_bytes(whole[:1024] + b"garbage".ljust(512, b"x") + whole[1024:])
+    items, _ = read([tmp_path / "bad.tar"])
+    assert summary(items)[0] == ("a.sgf", game(1))
+    assert "archive damaged after 1 members" in str(items[1].error)
+
+
 def test_compression_is_told_by_content_not_name(tmp_path):
     archive = make_tar(tmp_path / "games.tar", [("a.sgf", game(1))], "w:xz")
     assert summary(read([archive])[0]) == [("a.sgf", game(1))]
@@ -230,15 +246,32 @@ def test_a_file_that_is_not_an_archive_at_all_is_one_failure(tmp_path):
 
 def test_nested_archives_and_compressed_files_are_a_skipped_row_each_not_opened(tmp_path):
     inner = make_tar(tmp_path / "inner.tgz", [("a.sgf", game(1))], "w:gz").read_bytes()
-    archive = make_tar(tmp_path / "outer.tar", [("inner.tgz", inner), ("g.sgf.gz", gzip.compress(game(3))),
-                                                 ("b.sgf", game(2))])
+    archive = make_tar(tmp_path / "outer.tar", [("inner.tgz", inner), ("g.sgf.xz", b"x"), ("b.sgf", game(2))])
     (tmp_path / "folder").mkdir()
-    (tmp_path / "folder" / "h.sgf.gz").write_bytes(gzip.compress(game(4)))
+    (tmp_path / "folder" / "h.zst").write_bytes(b"x")
     items, stats = read([archive, tmp_path / "folder"])
     assert [(i.member, type(i.error)) for i in items if isinstance(i, FileFailure)] == [
-        ("inner.tgz", SkippedInput), ("g.sgf.gz", SkippedInput), (None, SkippedInput)]
+        ("inner.tgz", SkippedInput), ("g.sgf.xz", SkippedInput), (None, SkippedInput)]
     assert [i.data for i in items if isinstance(i, RawFile)] == [game(2)]
     assert stats.skipped == {"nested archive": 1, "compressed file": 2} and stats.failures == 0
+
+
+def test_gzipped_game_files_are_read_as_the_games_they_hold(tmp_path):
+    archive = make_tar(tmp_path / "outer.tar", [("g.sgf.gz", gzip.compress(game(3))), ("b.sgf", game(2))])
+    (tmp_path / "folder").mkdir()
+    make_zip(tmp_path / "folder" / "z.zip", [("z.SGF.GZ", gzip.compress(game(5)))])
+    (tmp_path / "folder" / "h.sgf.gz").write_bytes(gzip.compress(game(4)) + gzip.compress(game(6)))  # two members
+    (tmp_path / "folder" / "bad.sgf.gz").write_bytes(gzip.compress(game(7))[:-9])
+    items, _ = read([archive, tmp_path / "folder"])
+    assert summary(items) == [("g.sgf.gz", game(3)), ("b.sgf", game(2)), ("bad.sgf.gz", items[2].error.args[0]),
+                              ("h.sgf.gz", game(4) + game(6)), ("z.SGF.GZ", game(5))]
+    assert "cut short" in str(items[2].error)
+
+
+def test_a_gzipped_game_past_the_file_cap_is_stopped_at_the_cap(tmp_path):
+    (tmp_path / "bomb.sgf.gz").write_bytes(gzip.compress(b"(;C[" + bytes(5000) + b"])"))
+    items, _ = read([tmp_path / "bomb.sgf.gz"], Limits(max_file_bytes=1000))
+    assert "decompresses past the 1,000-byte limit" in str(items[0].error)
 
 
 def test_members_past_the_member_cap_are_not_read(tmp_path):
@@ -264,6 +297,15 @@ def test_zip_members_are_read_in_archive_order(tmp_path):
     items, stats = read([archive])
     assert summary(items) == [("z.sgf", game(1)), ("a/A.SGF", game(2))]
     assert stats.skipped == {"not a game file": 1}
+
+
+def test_zip_members_named_with_nul_0xff_or_escape_bytes_are_read(tmp_path):
+    data = make_zip(tmp_path / "names.zip", [("aXb.sgf", game(1)), ("cXd.sgf", game(2)), ("eXf.sgf", game(3))]).read_bytes()
+    for mark, byte in ((b"aXb", b"a\0b"), (b"cXd", b"c\xffd"), (b"eXf", b"e\x1bf")):
+        data = data.replace(mark, byte)
+    (tmp_path / "names.zip").write_bytes(data)
+    items, _ = read([tmp_path / "names.zip"])
+    assert summary(items) == [("a\0b.sgf", game(1)), ("c\xa0d.sgf", game(2)), ("e\x1bf.sgf", game(3))]
 
 
 def test_zip_members_with_unsafe_paths_are_reported_unread(tmp_path):

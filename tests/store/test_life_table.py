@@ -106,6 +106,7 @@ def test_the_readers_leave_out_the_copies_as_the_sql_views_do(run):
     assert games.set_index("game_id").reindex(games.game_id).index.is_unique  # no "duplicate labels"
 
 
+@pytest.mark.filterwarnings("ignore:.*is not a run folder")
 def test_reading_games_on_the_fly_leaves_out_the_copies_too(collection):
     assert rulelab.read_games(collection, keep_copies=True).duplicate_of.notna().sum() == 1
     assert rulelab.read_games(collection).game_id.is_unique

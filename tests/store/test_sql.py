@@ -1,5 +1,7 @@
 """rulelab.store.sql: DuckDB views over a run folder."""
 
+import os
+
 import pandas as pd
 import pytest
 from analysis_tables import collection, write_run
@@ -56,11 +58,38 @@ def test_path_with_a_quote_is_safe(tmp_path):
     assert query(folder, "SELECT count(*) AS n FROM scores")["n"].iloc[0] == len(scores)
 
 
-@pytest.mark.parametrize("remove", ["games.parquet", "scores.parquet"])
-def test_missing_table_is_an_input_error(run, remove):
-    (run / remove).unlink()
-    with pytest.raises(InputError, match=remove):
+def test_a_missing_games_table_is_an_input_error(run):
+    (run / "games.parquet").unlink()
+    with pytest.raises(InputError, match="games.parquet"):
         connect(run)
+
+
+def test_a_run_folder_holding_only_games_can_be_queried(run):
+    (run / "scores.parquet").unlink()
+    assert query(run, "SELECT count(*) AS n FROM games")["n"].iloc[0] > 0
+    with pytest.raises(InputError, match="scores does not exist"):
+        query(run, "SELECT * FROM scores")
+
+
+@pytest.mark.parametrize("kind", ["link", "fifo"])
+def test_a_table_that_is_no_regular_file_is_refused_unread(run, tmp_path, kind):
+    (run / "scores.parquet").unlink()
+    if kind == "link":
+        (run / "scores.parquet").symlink_to("/dev/zero")
+    else:
+        os.mkfifo(run / "scores.parquet")
+    with pytest.raises(InputError, match="scores.parquet is not a regular file"):
+        connect(run)
+
+
+def test_a_query_past_its_time_limit_is_stopped_in_one_error(run):
+    with pytest.raises(InputError, match="ran past its time limit of 0.2 s"):
+        query(run, "SELECT count(*) FROM range(1000000) a, range(1000000) b", time_limit=0.2)
+
+
+def test_a_query_needing_more_memory_than_the_limit_ends_in_one_error(run):
+    with pytest.raises(InputError, match="Out of Memory"):
+        query(run, "SELECT len(list(i)) FROM range(300000000) t(i)")
 
 
 def test_missing_folder_and_bad_sql_are_input_errors(run, tmp_path):

@@ -12,8 +12,8 @@ on hand-made, generated and real records). Neither recurses, and the main line i
 walked with a loop, so a 100,000-level nest of variations costs time in proportion to
 its length and never meets Python's recursion limit.
 
-Budgets: at most ``MAX_NODES`` nodes (``;``) and ``MAX_VALUES`` values (``[``) per game
-tree, a GameError past either.
+Budgets: at most ``MAX_NODES`` nodes (``;``) and ``MAX_VALUES`` values (``[``, and ``]``
+escaped or not: the reader cuts the text at each) per game tree, a GameError past either.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def parse_game(text: str) -> Game:
     GameError
         If the root says it is not a Go game (``GM``), has an unusable ``SZ``, or the
         tree holds more than ``MAX_NODES`` nodes (counted as ``;``) or ``MAX_VALUES``
-        values (counted as ``[``), comments included.
+        values (counted as ``[``, or as ``]``, escaped ones too), comments included.
 
     Examples
     --------
@@ -91,8 +91,10 @@ def parse_game(text: str) -> Game:
         raise ParseError(f"parse_game() needs str, got {type(text).__name__}")
     if text.count(";") > MAX_NODES:
         raise GameError(f"the game tree has more than {MAX_NODES:,} nodes; not read")
-    if text.count("[") > MAX_VALUES:
-        raise GameError(f"the game tree has more than {MAX_VALUES:,} property values; not read")
+    if max(text.count("["), text.count("]")) > MAX_VALUES:  # each "]" is a piece while it is read,
+        # escaped ones too: a comment of 30 million "\]" would be 30 million strs (1 GB)
+        raise GameError(f"the game tree has more than {MAX_VALUES:,} property values (or escaped "
+                        "brackets in them); not read")
     main_line = _read_main_line(text)
     if main_line is None:
         return _parse_with_sgfmill(text)

@@ -23,7 +23,7 @@ MAX_GAMES_PER_FILE = 20_000
 WS = "[ \\t\\n\\r\\f\\v]"
 GAME_START = re.compile(rf"\({WS}*;")
 _HEADLESS_TREE = re.compile(rf"{WS}*;")
-_REROOT = re.compile(rf"^{WS}*\({WS}*;{WS}*(?:GM|FF|CA|SZ|AP|PB|PW|EV|GN){WS}*\[", re.MULTILINE)
+_REROOT = re.compile(rf"\({WS}*;{WS}*(?:GM|FF|CA|SZ|AP|PB|PW|EV|GN){WS}*\[")
 _TREE_BODY = re.compile(r"(?:[^\[()]++|\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\])*+", re.DOTALL)
 
 
@@ -122,8 +122,9 @@ def _add_game(text: str, start: int, depth: int, games: list[GameText], warnings
     """Append the game tree starting at ``start`` (``depth`` parentheses already open).
 
     Returns where scanning resumes and the scanning budget left. A tree that does not
-    close is cut at the next line that starts a game with a root property, so the games
-    after it survive; finding that it does not close took a scan to the end of the text.
+    close is cut at the next ``(;`` whose node holds a root property (``GM``, ``SZ``, ...),
+    on its line or a later one, so the games after it survive; finding that it does not
+    close took a scan to the end of the text.
     """
     end, problem = _tree_end(text, start, depth)
     if problem:

@@ -10,8 +10,8 @@ from collections.abc import Iterable, Iterator
 
 from rulelab.errors import InputError, SkippedInput, raise_if_interrupted
 from rulelab.read.sources.items import FileFailure, Limits, RawFile, ReadStats, failure, skipped, too_big
-from rulelab.read.sources.names import archive_kind, is_compressed, is_game_name
-from rulelab.read.sources.streams import NotRegular, open_regular, read_capped
+from rulelab.read.sources.names import archive_kind, is_compressed, is_game_name, is_gzipped_game
+from rulelab.read.sources.streams import NotRegular, open_regular, read_capped, ungzipped
 from rulelab.read.sources.tar_reader import read_tar
 from rulelab.read.sources.zip_reader import read_zip
 
@@ -100,7 +100,7 @@ def input_size(paths: Iterable[str | os.PathLike]) -> int:
     for path in _checked_paths(paths):
         if os.path.isdir(path):
             files = [found for found, kind in _walk_folder(path)
-                     if kind == "file" and (archive_kind(found) or is_game_name(found))]
+                     if kind == "file" and (archive_kind(found) or is_game_name(found) or is_gzipped_game(found))]
         else:
             files = [path]
         for found in files:
@@ -204,7 +204,7 @@ def _read_file(path: str, limits: Limits, stats: ReadStats, explicit: bool):
     if not kind and is_compressed(path):
         yield skipped(path, None, "compressed file", stats)
         return None
-    if not (kind or explicit or is_game_name(path)):
+    if not (kind or explicit or is_game_name(path) or is_gzipped_game(path)):
         stats.skipped["not a game file"] += 1
         return None
     try:
@@ -218,7 +218,7 @@ def _read_file(path: str, limits: Limits, stats: ReadStats, explicit: bool):
     with stream:
         if kind:
             return (yield from _read_archive(path, stream, kind, limits, stats))
-        item = _read_plain_file(path, stream, limits)
+        item = ungzipped(_read_plain_file(path, stream, limits), limits)
     stats.bytes_read += len(item.data) if isinstance(item, RawFile) else 0
     yield item
     return (len(item.data), item.sha256) if isinstance(item, RawFile) else None

@@ -9,7 +9,8 @@ GAME_SUFFIXES = (".sgf", ".mgt")
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".tar.bz2")
 ZIP_SUFFIXES = (".zip",)
 COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".z", ".zst", ".7z", ".rar")
-"""Compressed single files (``game.sgf.gz``): skipped with a row, never decompressed."""
+"""Compressed single files: skipped with a row, never decompressed, unless a gzipped game
+file (:func:`is_gzipped_game`)."""
 _UNSAFE_START = re.compile(r"^(?:[/\\]|[A-Za-z]:)")
 
 
@@ -27,7 +28,12 @@ def archive_kind(name: str) -> str | None:
 
 
 def is_compressed(name: str) -> bool:
-    return name.lower().endswith(COMPRESSED_SUFFIXES)
+    return name.lower().endswith(COMPRESSED_SUFFIXES) and not is_gzipped_game(name)
+
+
+def is_gzipped_game(name: str) -> bool:
+    """A game file compressed with gzip (``game.sgf.gz``), read as the game file it holds."""
+    return name.lower().endswith(".gz") and is_game_name(name[:-3])
 
 
 def member_problem(name: str) -> str | None:
@@ -45,6 +51,6 @@ def skip_reason(name: str) -> str | None:
         return "nested archive"
     if is_compressed(name):
         return "compressed file"
-    if not is_game_name(name):
+    if not (is_game_name(name) or is_gzipped_game(name)):
         return "not a game file"
     return None

@@ -6,8 +6,10 @@ import hashlib
 import io
 import os
 import stat
+import zlib
 
-from rulelab.read.sources.items import MiB
+from rulelab.read.sources.items import FileFailure, Limits, MiB, RawFile, failure
+from rulelab.read.sources.names import is_gzipped_game
 
 CHUNK = MiB
 
@@ -106,3 +108,46 @@ class CappedReader(io.RawIOBase):
         self.count += len(data)
         buffer[: len(data)] = data
         return len(data)
+
+
+class Ungzippable(Exception):
+    """Gzip data that is damaged, or decompresses past its cap."""
+
+
+def gunzip_capped(data: bytes, cap: int) -> bytes:
+    """The decompressed bytes of gzip ``data``, all its members in turn (``cat a.gz b.gz``).
+
+    Raises
+    ------
+    Ungzippable
+        If the data is damaged or cut short, or decompresses past ``cap`` bytes (a gzip
+        bomb is stopped at the cap, never decompressed whole).
+    """
+    out, size = [], 0
+    while data:
+        stream = zlib.decompressobj(wbits=31)
+        try:
+            chunk = stream.decompress(data, cap + 1 - size)
+            while chunk:
+                out.append(chunk)
+                size += len(chunk)
+                if size > cap:
+                    raise Ungzippable(f"decompresses past the {cap:,}-byte limit")
+                chunk = stream.decompress(stream.unconsumed_tail, cap + 1 - size)
+        except zlib.error as error:
+            raise Ungzippable(f"damaged gzip data: {error}") from None
+        if not stream.eof:
+            raise Ungzippable("the gzip data is cut short")
+        data = stream.unused_data.lstrip(b"\0")  # padding after the last member
+    return b"".join(out)
+
+
+def ungzipped(item: RawFile | FileFailure, limits: Limits) -> RawFile | FileFailure:
+    """A gzipped game file (``game.sgf.gz``, a file or a member) as the game file it holds,
+    decompressed up to ``limits.max_file_bytes``; any other item as it is."""
+    if not isinstance(item, RawFile) or not is_gzipped_game(item.member if item.member is not None else item.path):
+        return item
+    try:
+        return RawFile(item.path, item.member, gunzip_capped(item.data, limits.max_file_bytes))
+    except Ungzippable as error:
+        return failure(item.path, item.member, str(error))

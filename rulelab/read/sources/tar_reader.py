@@ -1,4 +1,9 @@
-"""Tar archives, read as one stream member by member, decompressed by their first bytes."""
+"""Tar archives, read as one stream member by member, decompressed by their first bytes.
+
+Archives joined end to end (``cat a.tar.gz b.tar.gz``: one gzip stream of several
+members, holding several tars) are read to the end, as ``tar --ignore-zeros`` reads them:
+the zero blocks that end one tar are stepped over, up to ``MAX_ZERO_RUN`` bytes of them.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from tarfile import BLOCKSIZE
 from rulelab.read.sources.items import (Limits, RawFile, ReadStats, failure, over_archive_limit, skip, too_big,
                                         too_many_members)
 from rulelab.read.sources.names import member_problem, skip_reason
-from rulelab.read.sources.streams import CHUNK, CappedReader, Hashing
+from rulelab.read.sources.streams import CHUNK, CappedReader, Hashing, ungzipped
 
 _DECOMPRESSORS = ((b"\x1f\x8b", gzip.open), (b"\xfd7zXZ\x00", lzma.open), (b"BZh", bz2.open))
 _STREAM_ERRORS = (tarfile.TarError, OSError, EOFError, lzma.LZMAError, zlib.error)
@@ -36,6 +41,20 @@ class _HeaderTooLarge(Exception):
     """A tar header record (pax, GNU long name) longer than ``Limits.max_header_bytes``."""
 
 
+class _DamagedHeader(tarfile.TarError):
+    """A header block that is neither a header nor zeros: the archive is damaged there."""
+
+
+class _ArchiveEnd(Exception):
+    """More than ``MAX_ZERO_RUN`` bytes of zero blocks: the archive ends (padding, not a gap)."""
+
+
+MAX_ZERO_RUN = 1 << 20
+"""Zero bytes stepped over between joined tars: a tar ends in at least two zero blocks,
+padded to its record size (10 KiB by default, 1 MiB at GNU tar's largest blocking)."""
+_ZERO_BLOCK = bytes(BLOCKSIZE)
+
+
 _HEADER_TYPES = frozenset((tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE,
                            tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK))
 
@@ -44,16 +63,25 @@ def _capped_tarinfo(limit: int) -> type[tarfile.TarInfo]:
     """A TarInfo that bounds what tarfile holds of a header by ``limit`` bytes.
 
     A header record (pax, GNU long name) over the limit is refused before tarfile reads
-    it. Sparse members are never read, so their maps are not built: the old GNU
+    it. A block that is no header is damage (tarfile, told to step over zero blocks,
+    would step over it too), and a long run of zero blocks is the end. Sparse members are never read, so their maps are not built: the old GNU
     format's extension blocks are counted against the limit and skipped, and the pax
     formats' maps (read whole by tarfile, at ~45 bytes of memory per byte) are left
     unread, the member marked sparse (``sparse == []``).
     """
 
     class CappedTarInfo(tarfile.TarInfo):
+        zero_run = 0
+
         @classmethod
         def frombuf(cls, buf, encoding, errors):
-            info = super().frombuf(buf, encoding, errors)
+            cls.zero_run = cls.zero_run + len(buf) if buf == _ZERO_BLOCK else 0
+            if cls.zero_run > MAX_ZERO_RUN:
+                raise _ArchiveEnd
+            try:
+                info = super().frombuf(buf, encoding, errors)
+            except tarfile.InvalidHeaderError as error:
+                raise _DamagedHeader(str(error)) from None
             if info.type in _HEADER_TYPES and info.size > limit:
                 raise _HeaderTooLarge(f"a header record of {info.size:,} bytes is over the "
                                       f"{limit:,}-byte limit")
@@ -108,14 +136,15 @@ def read_tar(path: str, stream, limits: Limits, stats: ReadStats):
     try:
         reader = CappedReader(_decompressed(io.BufferedReader(raw, STEP)), limits.max_archive_bytes,
                               ends_on=_STREAM_ERRORS)
-        with tarfile.open(fileobj=reader, mode="r|", tarinfo=_capped_tarinfo(limits.max_header_bytes)) as tar:
+        with tarfile.open(fileobj=reader, mode="r|", tarinfo=_capped_tarinfo(limits.max_header_bytes),
+                          ignore_zeros=True) as tar:
             while (info := tar.next()) is not None:
                 tar.members.clear()  # stream mode would keep every header in memory
                 if done == limits.max_members:
                     yield too_many_members(path, limits)
                     return raw.seen()
                 current = info.name
-                item = _tar_member(path, tar, info, limits, stats)
+                item = ungzipped(_tar_member(path, tar, info, limits, stats), limits)
                 stats.bytes_read = before + raw.size
                 if item is not None:
                     yield item
@@ -128,6 +157,8 @@ def read_tar(path: str, stream, limits: Limits, stats: ReadStats):
     except _HeaderTooLarge as caught:
         yield failure(path, current, f"{caught} after {done:,} members; the rest is not read")
         return raw.seen()
+    except _ArchiveEnd:
+        pass
     except _STREAM_ERRORS as caught:
         error = caught
     if reader is not None and reader.error is not None:

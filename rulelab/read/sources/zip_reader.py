@@ -12,7 +12,7 @@ from rulelab.errors import raise_if_interrupted
 from rulelab.read.sources.items import (FileFailure, Limits, RawFile, ReadStats, failure, over_archive_limit, skip,
                                         too_big, too_many_members)
 from rulelab.read.sources.names import member_problem, skip_reason
-from rulelab.read.sources.streams import Hashing, read_capped
+from rulelab.read.sources.streams import Hashing, read_capped, ungzipped
 from rulelab.read.sources.zip_directory import Directory, claimed_directory
 from rulelab.read.sources.zip_local import local_entries
 
@@ -71,13 +71,15 @@ def _members(path: str, entries: Iterator[tuple], limits: Limits, stats: ReadSta
         if spent > limits.max_archive_bytes:
             yield over_archive_limit(path, name, limits, done)
             return
-        yield read()
+        yield ungzipped(read(), limits)
 
 
 def _directory_entries(path: str, archive: zipfile.ZipFile, stats: ReadStats) -> Iterator[tuple]:
+    """Entries by their names as stored: ``filename`` is cut at a NUL (``a\0b.sgf`` would be
+    ``a``, no game file, so never read), ``orig_filename`` is whole."""
     for info in archive.infolist():
         stats.bytes_read += info.compress_size
-        yield info.filename, info.file_size, _zip_link_or_lock(info), partial(_read_zip_member, path, archive, info)
+        yield info.orig_filename, info.file_size, _zip_link_or_lock(info), partial(_read_zip_member, path, archive, info)
 
 
 def _directory_problem(directory: Directory | None, limits: Limits) -> str | None:
@@ -107,7 +109,7 @@ def _read_zip_member(path: str, archive: zipfile.ZipFile, info: zipfile.ZipInfo)
             data = read_capped(stream, info.file_size)
     except Exception as error:  # a mutated header can raise almost anything
         raise_if_interrupted(error)
-        return failure(path, info.filename, f"damaged member: {error}")
+        return failure(path, info.orig_filename, f"damaged member: {error}")
     if data is None or len(data) != info.file_size:
-        return failure(path, info.filename, f"damaged member: not the declared {info.file_size:,} bytes")
-    return RawFile(path, info.filename, data)
+        return failure(path, info.orig_filename, f"damaged member: not the declared {info.file_size:,} bytes")
+    return RawFile(path, info.orig_filename, data)
