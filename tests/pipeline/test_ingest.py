@@ -183,7 +183,8 @@ def test_one_game_spelled_two_ways_counts_once(tmp_path):
     (folder / "b.sgf").write_bytes(long_game("Sakata", "Rin"))
     (folder / "c.sgf").write_bytes(GAME_B)
     (folder / "d.sgf").write_bytes(GAME_B.replace(b"KM[6.5]", b"KM[6.5]PB[Kuro]"))
-    games = read_games(folder, keep_copies=True).set_index("source_path")
+    with pytest.warns(UserWarning, match="not a run folder"):
+        games = read_games(folder, keep_copies=True).set_index("source_path")
     assert games.game_id.nunique() == 4
     assert games.duplicate_of.notna().tolist() == [False, True, False, False]
     assert games.duplicate_of.dropna().iloc[0].endswith("a.sgf#0")

@@ -182,7 +182,8 @@ def test_reading_games_on_the_fly_says_it_compiles_kernels_too(tmp_path, monkeyp
     (tmp_path / "a.sgf").write_bytes(GAME)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(progress.importlib, "import_module", lambda name: kernel_cache.mark_ready())
-    assert len(read_games(tmp_path)) == 1
+    with pytest.warns(UserWarning, match="not a run folder"):
+        assert len(read_games(tmp_path)) == 1
     assert capsys.readouterr().err == progress.COMPILING + "\n"
 
 
