@@ -26,6 +26,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from rulelab.analysis.komi import headline_fair_komi, margin_fit
+from rulelab.analysis.outcomes import komi_outcomes
+from rulelab.analysis.selection import komi_population
+
 BOARD = 19
 FIRST_RANK = 1
 """Players' ranks are amateur dan ranks from ``FIRST_RANK`` to ``FIRST_RANK + 6``."""
@@ -134,17 +138,13 @@ def study(scenarios=SCENARIOS, collections: int = 200, *, games: int | None = No
         point estimate), ``coverage`` (share of 95% intervals holding the truth),
         ``mean_error`` and ``rmse`` of the point estimates, ``median_width`` of the intervals.
     """
-    from rulelab.analysis.komi import headline_fair_komi, margin_fit
-    from rulelab.analysis.outcomes import komi_outcomes
-    from rulelab.analysis.selection import komi_population
-
     rows = []
     for number, scenario in enumerate(scenarios):
         scenario = scenario if games is None else scenario.with_games(games)
         for collection in range(collections):
             outcomes = komi_population(komi_outcomes(simulate_games(scenario, seed + 7919 * number + collection)))
             new = headline_fair_komi(outcomes).iloc[0]
-            ranked = "rank_gap" if new.get("slope") is not None and not np.isnan(new.get("slope", np.nan)) else None
+            ranked = "rank_gap" if pd.notna(new.get("slope")) else None  # the headline adjusted for it
             old = margin_fit(outcomes, adjust_for=ranked)
             old = old[old["variant"] == "counted+censored"].iloc[0]
             for name, fit, identified in (("winners at the komi in force", new, bool(new["identified"])),
