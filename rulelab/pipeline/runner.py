@@ -67,6 +67,12 @@ def process_pool(jobs: int) -> Iterator[Executor]:
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()
+        # The pool's manager thread closes its wakeup pipe as it ends; exiting while it does
+        # races the interpreter's own exit hook, which writes to that pipe (CPython 3.11:
+        # "Exception ignored ... Bad file descriptor" after the run's last line).
+        manager = getattr(pool, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(timeout=5)
         if isinstance(error, KeyboardInterrupt):
             _stop_fork_server()
         raise
