@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from rulelab.analysis.inputs import analysable_games, counted_games, require_columns
-from rulelab.analysis.selection import outliers
-from rulelab.analysis.strata import STRATA, game_strata
+from rulelab.analysis.selection import outliers, record_gaps
+from rulelab.analysis.strata import STRATA, game_kind, game_strata
 from rulelab.errors import InputError
 from rulelab.rules import winner_at
 
@@ -260,15 +260,23 @@ def matrix_wide(matrix: pd.DataFrame, value: str = "rate") -> pd.DataFrame:
 
 def compared_rows(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
                   finished_only: bool = True, komi_basis: str = "standard",
-                  keep_outliers: bool = False) -> pd.DataFrame:
+                  keep_outliers: bool = False, kind: str | None = None,
+                  within: float | None = None) -> pd.DataFrame:
     """The rows that divergence and attribution compare: :func:`standard_rows`,
     restricted to analysable games when the games table is given (whose counted games
     then count as settled), less the outliers (:func:`~rulelab.analysis.selection.outliers`:
     counts that miss the record by more than 10 points are misreads, not rule differences)
     unless ``keep_outliers``, re-counted at :data:`COMMON_KOMI` on the ``'common'`` basis.
-    ``attrs["dropped"]`` gives the games the outlier rule left out."""
+
+    With the games table, ``kind`` keeps the games of one kind of
+    :data:`~rulelab.analysis.strata.GAME_KINDS` (``'even'`` for the headline), and ``within``
+    only the counted games whose count under the record's own rules lies within that many
+    points of the record (0: the record reproduced exactly). ``attrs["dropped"]`` gives the
+    games the outlier rule left out."""
     if komi_basis not in KOMI_BASES:
         raise InputError(f"The komi basis must be one of {', '.join(KOMI_BASES)}; got {komi_basis!r}.")
+    if games is None and (kind is not None or within is not None):
+        raise InputError("Choosing games by kind or by their record needs the games table.")
     dropped = pd.Index([])
     if games is None:
         rows = standard_rows(scores, finished_only=finished_only)
@@ -276,6 +284,11 @@ def compared_rows(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
         played = analysable_games(games)
         counted = counted_games(played) if "result_kind" in played.columns else None
         rows = standard_rows(scores, finished_only=finished_only, counted=counted)
+        if kind is not None:
+            played = played[game_kind(played).eq(kind).to_numpy()]
+        if within is not None:
+            gaps = record_gaps(scores, games)
+            played = played[played["game_id"].isin(gaps.loc[gaps["gap"].abs() <= within, "game_id"])]
         rows = rows[rows["game_id"].isin(played["game_id"])]
         if not keep_outliers:
             dropped = outliers(scores, games).intersection(rows["game_id"])

@@ -30,6 +30,7 @@ from rulelab.analysis.divergence import (COMMON_KOMI, KOMI_BASES, at_komi, basis
 from rulelab.analysis.findings import MAIN_RULESETS, MARGIN_BANDS
 from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.selection import reproduced
+from rulelab.analysis.strata import game_kind
 from rulelab.rules import PRESETS
 
 PAGE, SCRIPT, DATA = "explorer.html", "explorer.js", "explorer-data.js"
@@ -101,7 +102,7 @@ def explorer_rows(tables) -> pd.DataFrame:
         close_main=[closeness[basis].get(game, np.nan)
                     for basis, game in zip(table["komi_basis"], table["game_id"])],
         trusted=table["game_id"].isin(tables.trusted),
-        even=table["game_id"].map(pd.to_numeric(games["handicap"], errors="coerce").fillna(0).eq(0)),
+        even=table["game_id"].map(game_kind(games).eq("even")),
         source=table["game_id"].map(games["source"]).fillna("unknown"),
         settled=table["game_id"].map(life["finished"]).map({True: "finished", False: "counted"})
         if life is not None else "unknown",
