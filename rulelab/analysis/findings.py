@@ -54,11 +54,12 @@ def trusted_games(scores: pd.DataFrame, games: pd.DataFrame) -> pd.Index:
 
 def pair_rates(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS, *,
                keep_outliers: bool = False, kind: str | None = None,
-               within: float | None = None) -> pd.DataFrame:
+               within: float | None = None, bases=KOMI_BASES) -> pd.DataFrame:
     """How often ``rulesets`` name different winners, per komi basis: per pair and for
     any of them (``pair == 'any'``), overall and per margin band (:data:`MARGIN_BANDS`),
     with Wilson 95% intervals; on the games of one ``kind`` and ``within`` points of their
-    record when given (see :func:`~rulelab.analysis.divergence.compared_rows`).
+    record when given (see :func:`~rulelab.analysis.divergence.compared_rows`); ``bases`` may
+    add :data:`~rulelab.analysis.divergence.TODAY`.
 
     Returns
     -------
@@ -67,7 +68,7 @@ def pair_rates(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS
         ``'all'`` for the whole pair.
     """
     records = []
-    for basis in KOMI_BASES:
+    for basis in bases:
         rows = compared_rows(scores, games, komi_basis=basis, keep_outliers=keep_outliers, kind=kind,
                              within=within)
         label = basis_label(rows, basis)
@@ -117,7 +118,8 @@ def handicap_readings(scores: pd.DataFrame, games: pd.DataFrame,
         if ruleset not in set(rows["ruleset"]):
             continue
         mine = rows["ruleset"].eq(ruleset)
-        given = compensation(choice, pd.to_numeric(rows["game_id"].map(stones), errors="coerce").fillna(0))
+        given = compensation(choice, pd.to_numeric(rows["game_id"].map(stones), errors="coerce").fillna(0)
+                             .to_numpy(float))
         margin = pd.to_numeric(rows["margin"]).astype(float) + np.where(
             mine, pd.to_numeric(rows["handicap_bonus"]).astype(float) - given, 0.0)
         read = rows.assign(margin=margin, winner=winner_at(margin.to_numpy(), rows["tie_break"].to_numpy(object)))

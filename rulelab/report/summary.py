@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from rulelab.analysis.divergence import COMMON_KOMI, compared_rows
+from rulelab.analysis.divergence import COMMON_KOMI, TODAY, compared_rows, todays_komi
 from rulelab.analysis.findings import MAIN_RULESETS, black_win_rates, cause_shares, pair_rates
 from rulelab.analysis.komi import headline_fair_komi
 from rulelab.analysis.outcomes import RECORD
@@ -85,6 +85,10 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
             text, reproduced = _counting_error_sentence(scores, games, rates, present)
             figures["reproduced"].append(reproduced.assign(subset=subset))
             blocks.append(Text(text))
+            today = _today_sentence(scores, games, rates, present)
+            if today:
+                blocks.append(Text(today[0]))
+                figures["rates"].append(today[1].assign(subset=subset))
             if len(tables.outliers):
                 blocks.append(Text(_sensitivity_sentence(scores, games, rates, present)))
     blocks.append(Text(_playout_sentence(tables)))
@@ -213,6 +217,27 @@ def _counting_error_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: p
                  "includes no difference at all: no difference beyond counting error is shown.")
     frame = pd.concat([table.assign(within=within) for within, table in tables.items()], ignore_index=True)
     return text, frame
+
+
+def _today_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFrame,
+                    present: list[str]) -> tuple[str, pd.DataFrame] | None:
+    """The even-game rates at today's komi (:data:`~rulelab.analysis.divergence.TODAY`), a
+    counterfactual labelled as one, beside the era's; None where no game has an era komi."""
+    rows = compared_rows(scores, games, kind=EVEN)
+    if rows.empty or (todays_komi(rows, games) == pd.to_numeric(rows["komi"]).to_numpy(float)).all():
+        return None
+    today = pair_rates(scores, games, present, kind=EVEN, bases=(TODAY,))
+    whole = today[today["band"] == "all"].set_index("pair")
+    era = rates[(rates["komi_basis"] == "standard") & (rates["band"] == "all")].set_index("pair")
+    komi = ", ".join(f"{r} {PRESETS[r].komi:g}" for r in present if r in PRESETS)
+    text = (f"Today's komi, a counterfactual kept apart from the standard basis: with every even game at the "
+            f"komi of today's presets ({komi}) whatever its year, the rulesets name different winners on "
+            f"{_counted(whole.loc['any'])} of {int(whole.loc['any', 'games']):,} games, against "
+            f"{_counted(era.loc['any'])} at the komi of each game's era. By pair (era → today): "
+            + "; ".join(f"{p.replace('–', ' vs ')} {share(era.loc[p, 'disagreements'], int(era.loc[p, 'games']))} → "
+                        f"{share(whole.loc[p, 'disagreements'], int(whole.loc[p, 'games']))}"
+                        for p in whole.index if p != "any" and p in era.index) + ".")
+    return text, today
 
 
 def _counted(row: pd.Series) -> str:
