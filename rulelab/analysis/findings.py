@@ -97,6 +97,38 @@ def _pair_records(rows: pd.DataFrame, rulesets, label: str) -> list[dict]:
     return records
 
 
+def parity_figures(scores: pd.DataFrame, games: pd.DataFrame, among: pd.Index | None = None) -> pd.DataFrame:
+    """On the settled even games (``among`` them when given): how often the last dame decides
+    the Chinese result (a margin of ½ point either way: the other player filling it would
+    reverse it), and the NZ draws (komi 7) and Ing tie wins (komi 8, Black wins a margin of 0)
+    that parity makes, with Wilson 95% intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``figure`` (``last dame decides``, ``nz draws``, ``ing tie wins``), ``games`` (even
+        games scored under the ruleset), ``count``, ``share``, ``low``, ``high``.
+    """
+    rows = compared_rows(scores, games, kind="even")
+    if among is not None:
+        rows = rows[rows["game_id"].isin(among)]
+    margin = rows.pivot_table(index="game_id", columns="ruleset", values="margin", aggfunc="first")
+    verdict = winners(rows, finished_only=False)
+    tests = (("last dame decides", "chinese", lambda m, w: m.abs().eq(0.5)),
+             ("nz draws", "nz", lambda m, w: w.eq("draw")),
+             ("ing tie wins", "ing", lambda m, w: m.eq(0) & w.eq("B")))
+    records = []
+    for figure, ruleset, test in tests:
+        if ruleset not in margin.columns:
+            continue
+        m, w = margin[ruleset].dropna(), verdict[ruleset].dropna()
+        count, n = int(test(m, w.reindex(m.index)).sum()), len(m)
+        low, high = wilson_interval(count, n)
+        records.append({"figure": figure, "games": n, "count": count, "share": count / n if n else np.nan,
+                        "low": float(low), "high": float(high)})
+    return pd.DataFrame(records, columns=["figure", "games", "count", "share", "low", "high"])
+
+
 def handicap_readings(scores: pd.DataFrame, games: pd.DataFrame,
                       readings=HANDICAP_READINGS) -> pd.DataFrame:
     """How often rulesets name different winners on the settled handicap games under each

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from rulelab.analysis.divergence import COMMON_KOMI, TODAY, compared_rows, todays_komi
-from rulelab.analysis.findings import MAIN_RULESETS, black_win_rates, cause_shares, pair_rates
+from rulelab.analysis.findings import MAIN_RULESETS, black_win_rates, cause_shares, pair_rates, parity_figures
 from rulelab.analysis.komi import headline_fair_komi
 from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS
@@ -22,7 +22,7 @@ from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.report.collection import has_servers
 from rulelab.report.explorer import life_methods, view_link
 from rulelab.report.front import record_agreement, term
-from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS
+from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS, finish_basis
 
 if TYPE_CHECKING:
     from rulelab.report.shared import ReportTables
@@ -91,13 +91,18 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
                 figures["rates"].append(today[1].assign(subset=subset))
             if len(tables.outliers):
                 blocks.append(Text(_sensitivity_sentence(scores, games, rates, present)))
+    parity_text, parity = _parity_sentence(tables, even)
+    blocks.append(Text(parity_text))
+    if not parity.empty:
+        figures["parity"] = [parity.assign(subset="all")]
     blocks.append(Text(_playout_sentence(tables)))
     blocks += [Text(t) for t in _komi_sentences(tables)]
     blocks.append(Text(_trust_sentence(tables, settled)))
     captions = {"rates": "Disagreement rates on even games per pair and margin band, as stated above",
                 "causes": "Main causes on even games, as stated above",
                 "reproduced": "Disagreement rates on the even games whose count reproduces the record "
-                              "(exactly, and within a point), as stated above"}
+                              "(exactly, and within a point), as stated above",
+                "parity": "Parity on the settled even games, on the finished boards and as they stand"}
     for name, parts in figures.items():
         if parts:
             frame = pd.concat(parts, ignore_index=True)
@@ -217,6 +222,54 @@ def _counting_error_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: p
                  "includes no difference at all: no difference beyond counting error is shown.")
     frame = pd.concat([table.assign(within=within) for within, table in tables.items()], ignore_index=True)
     return text, frame
+
+
+def _parity_sentence(tables: "ReportTables", even: pd.Index) -> tuple[str, pd.DataFrame]:
+    """Who fills the last dame, as a reported quantity: on the finished boards (this run where
+    it was counted on them, else the run given with ``--finished``), and on the board as it
+    stands as a sensitivity row. Returns the sentence and the figures (``basis``)."""
+    runs = {counted_on(tables.run): tables.run}
+    if tables.finished is not None:
+        runs.setdefault(counted_on(tables.finished), tables.finished)
+    figures = {basis: parity_figures(run.scores, run.games, even) for basis, run in runs.items()}
+    frame = pd.concat([table.assign(basis=basis) for basis, table in figures.items()], ignore_index=True)
+    if frame.empty or not frame["games"].max():
+        return "Parity: not shown, since no settled even game was scored under Chinese, NZ or Ing rules.", frame
+
+    def words(table: pd.DataFrame) -> str:
+        rows = table.set_index("figure")
+        said = {"last dame decides": "the last dame decides the Chinese result (a margin of ½ point either way) on",
+                "nz draws": "NZ rules (komi 7) draw", "ing tie wins": "Ing rules (komi 8) give Black a tie on"}
+        return "; ".join(f"{said[f]} {int(rows.loc[f, 'count']):,} of {int(rows.loc[f, 'games']):,}, "
+                         f"{share(rows.loc[f, 'count'], int(rows.loc[f, 'games']))}" for f in said if f in rows.index)
+
+    finished, standing = figures.get("play"), figures.get("none")
+    if finished is not None:
+        source = ("this run" if counted_on(tables.run) == "play"
+                  else f"the run '{tables.finished.name}', the same collection scored with --finish play")
+        text = (f"Parity, who fills the last dame: on the finished boards ({source}: the last dame, protective "
+                f"moves and ko played out before the count), {words(finished)} — the draws and tie wins that "
+                "survive the finish.")
+        if standing is not None:
+            text += (f" On the board as it stands (open dame counted for nobody, as KGS counts; a sensitivity "
+                     f"row): {words(standing)}.")
+        return text, frame
+    where = ("on the board as it stands (open dame counted for nobody)" if standing is not None else
+             "on the boards as this run counted them (finished for some sources, as they stand for others)")
+    text = (f"Parity, who fills the last dame, {where}: "
+            f"{words(next(iter(figures.values())))}. Under the rules "
+            "the dame would be filled before the count; the finished basis needs the collection scored again "
+            "with `--finish play` and given to the report with `rulelab report RUN OUT --finished RUN2`.")
+    return text, frame
+
+
+def counted_on(run) -> str:
+    """The finish basis (:data:`~rulelab.rules.FINISH_BASES`) a run's games were counted on:
+    ``'play'``, ``'none'``, or ``'mixed'`` when its sources differ."""
+    option = run.table_metadata.get("scores.parquet", {}).get("options", {}).get("finish", "auto")
+    sources = run.games["source"].astype(object).where(run.games["source"].notna(), None).unique()
+    bases = {finish_basis(source, option) for source in sources}
+    return bases.pop() if len(bases) == 1 else "mixed"
 
 
 def _today_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFrame,
