@@ -102,11 +102,13 @@ def _status_words(life: pd.DataFrame, scores: pd.DataFrame) -> str:
                            errors="coerce").fillna(0.0)
     moved = standard.loc[effect.ne(0), "game_id"].nunique()
     with_case, differing = cases["game_id"].nunique(), cases.loc[cases["differs"], "game_id"].nunique()
-    return (f"Status changes a count on {moved:,} of the {standard['game_id'].nunique():,} scored games. "
-            f"{with_case:,} games hold a status case, and on {differing:,} of them some ruleset's own verdict "
-            "differs from the common one; only there can a count move. Most cases are decided alike by every "
-            "ruleset: a bent four in the corner is dead under Japanese confirmation and, played out, under "
-            "the area rules too, and a double-ko seki is a seki everywhere.")
+    text = f"Status changes a count on {moved:,} of the {standard['game_id'].nunique():,} scored games."
+    if not with_case:
+        return text + " No game holds a status case, so none can."
+    return text + (f" {with_case:,} games hold a status case, and on {differing:,} of them some ruleset's own "
+                   "verdict differs from the common one; only there can a count move. Most cases are decided "
+                   "alike by every ruleset: a bent four in the corner is dead under Japanese confirmation and, "
+                   "played out, under the area rules too, and a double-ko seki is a seki everywhere.")
 
 
 def _drawn(tables: ReportTables, out: Workspace, game_id: str, kind: str, caption: str) -> list:
