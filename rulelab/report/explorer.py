@@ -122,7 +122,7 @@ def explorer_rows(tables) -> pd.DataFrame:
 def game_rows(tables) -> pd.DataFrame:
     """One light row per analysable game, with what the report's other rates count: the
     record's komi and winner, whether the game is among the fair-komi games (``fit``: even,
-    on the main board, komi stated) and between equal ranks, settled, an outlier, trusted,
+    on the main board, komi stated) and between equal ranks, settled, an outlier, trusted, even,
     how its dead stones were decided, whether its count reproduces the record and names its
     winner, and the komi bases on which the main rulesets name different winners (outliers
     kept; None where they were not all compared). Yes/no as 1/0, a fifth fewer bytes than
@@ -141,12 +141,13 @@ def game_rows(tables) -> pd.DataFrame:
         "fit": ids.isin(fit.loc[fit["ruleset"] == RECORD, "game_id"]),
         "equal": ids.map(records["rank_gap"]).eq(0),
         "settled": ids.isin(settled), "outlier": ids.isin(tables.outliers), "trusted": ids.isin(tables.trusted),
+        "even": game_kind(games).eq("even"),
         "life": ids.map(life_methods(tables.run.scores)),
         "reproduced": reproductions(tables, ids),
         "same": ids.map(record_winner_agrees(tables)),
         "diverges": ids.map(_diverging_bases(tables)),
     })
-    flags = ["fit", "equal", "settled", "outlier", "trusted", "same"]
+    flags = ["fit", "equal", "settled", "outlier", "trusted", "even", "same"]
     rows[flags] = rows[flags].astype("Int8")
     return rows.reset_index(drop=True)
 

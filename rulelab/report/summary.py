@@ -55,7 +55,7 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
         f"{len(even):,} settled even games of the {len(settled):,} settled games: what the rulesets give a "
         "handicap, one-stone or no-komi game is a convention of komi and compensation, not a count, and those "
         f"games have a section of their own ([Game kinds](#kinds)). Here {len(trusted):,} of the even games are "
-        f"trusted, {share(len(trusted), len(even))}, and "
+        f"trusted, {share(len(trusted), len(even), SETTLED | {'even': 1, 'trusted': 1})}, and "
         f"[{len(tables.outliers):,}]({view_link(view='games', outlier=1, n=len(tables.outliers))}) counted "
         "games are outliers, left out of every comparison and every komi fit. 'The record' is what the SGF "
         "file itself says (result, komi). Intervals are 95% (Wilson for shares, Fieller for an identified fair "
@@ -207,13 +207,17 @@ def _counting_error_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: p
     exact, near, every = whole(tables[0.0]), whole(tables[REPRODUCED_POINTS]), whole(rates)
     if exact.empty or every.empty or not int(every.loc["any", "games"]):
         return "Inside the counting error: no even game to compare.", pd.DataFrame()
+    basis = every.loc["any", "komi_basis"]
+    view = {"basis": basis, "pair": "main", "per": "game", "even": 1}
     text = ("Inside the counting error: a count that misses the record by a point can turn a close game, "
             "so the comparison is repeated on the even games whose count under the record's own rules "
             f"reproduces the recorded margin. The rulesets name different winners on "
-            f"{_counted(exact.loc['any'])} of the {int(exact.loc['any', 'games']):,} reproduced exactly and on "
-            f"{_counted(near.loc['any'])} of the {int(near.loc['any', 'games']):,} within "
-            f"{_points(REPRODUCED_POINTS)}, against {_counted(every.loc['any'])} of all "
-            f"{int(every.loc['any', 'games']):,} settled even games.")
+            f"{_counted(exact.loc['any'], view | {'reproduced': 'exactly'})} of the "
+            f"{int(exact.loc['any', 'games']):,} reproduced exactly and on "
+            f"{_counted(near.loc['any'], view | {'reproduced': 'within'})} of the "
+            f"{int(near.loc['any', 'games']):,} within {_points(REPRODUCED_POINTS)}, against "
+            f"{_counted(every.loc['any'], view)} of all {int(every.loc['any', 'games']):,} settled even games "
+            f"({basis} komi).")
     vanish = [p.replace("–", " vs ") for p in exact.index
               if p != "any" and exact.loc[p, "games"] and not exact.loc[p, "disagreements"]
               and every.loc[p, "disagreements"]]
@@ -293,9 +297,9 @@ def _today_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFra
     return text, today
 
 
-def _counted(row: pd.Series) -> str:
-    """``k`` games, their share and interval, of a pair-rates row."""
-    return f"{int(row['disagreements']):,}, {share(row['disagreements'], int(row['games']))}"
+def _counted(row: pd.Series, view: dict | None = None) -> str:
+    """``k`` games, their share and interval, of a pair-rates row (linked to ``view``)."""
+    return f"{int(row['disagreements']):,}, {share(row['disagreements'], int(row['games']), view)}"
 
 
 def _sensitivity_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFrame,
