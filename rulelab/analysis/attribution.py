@@ -262,10 +262,9 @@ def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
     >>> scores = pd.DataFrame([
     ...     dict(row, ruleset="chinese", scoring="area", komi=7.5, margin=-0.5, winner="W"),
     ...     dict(row, ruleset="japanese", scoring="territory", komi=6.5, margin=0.5, winner="B")])
-    >>> attribute(scores)[["ruleset_a", "ruleset_b", "winner_a", "winner_b", "difference",
-    ...                    "part_komi", "part_parity", "main_cause"]]
-      ruleset_a ruleset_b winner_a winner_b  difference  part_komi  part_parity main_cause
-    0   chinese  japanese        W        B        -1.0        0.0         -1.0     parity
+    >>> attribute(scores)[["winner_a", "winner_b", "difference", "part_komi", "part_parity", "main_cause"]]
+      winner_a winner_b  difference  part_komi  part_parity main_cause
+    0        W        B        -1.0        0.0         -1.0     parity
     """
     rows = compared_rows(scores, games, finished_only=finished_only, komi_basis=komi_basis,
                          keep_outliers=keep_outliers, kind=kind)
