@@ -136,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("dir", metavar="RUN_DIR")
     report.add_argument("out", metavar="OUT_DIR", nargs="?",
                         help="folder for the report (default: RUN_DIR-report beside the run folder)")
+    report.add_argument("--finished", metavar="RUN_DIR",
+                        help="a run of the same collection scored with --finish play: parity on the "
+                             "finished boards for a run counted as the boards stand (KGS)")
     return parser
 
 
@@ -363,7 +366,8 @@ def _report(args) -> int:
            else run.resolve().with_name(f"{run.resolve().name}-report"))
     started = time.perf_counter()
     _say(f"building the report of {run} in {out} (a minute or so) ...")
-    index = build_report(run, out)
+    finished = check_run(args.finished) if args.finished is not None else None
+    index = build_report(run, out, finished=finished)
     print(printable(f"report: {index} ({time.perf_counter() - started:.0f} s)"))
     return 0
 

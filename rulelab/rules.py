@@ -354,6 +354,17 @@ HANDICAP_CONVENTIONS: Mapping[str, str] = MappingProxyType(
 """Where each preset's handicap-game komi (:attr:`Ruleset.handicap_komi`) and compensation
 (:attr:`Ruleset.handicap_bonus`) come from."""
 
+HANDICAP_READINGS: tuple[tuple[str, str, str], ...] = (
+    ("ing", "0", "none: KataGo's ing preset and the BGA comparison (docs/RULES.md, Ing)"),
+    ("ing", "N", "N points: the reading OGS uses (docs/RULES.md, Ing)"),
+    ("aga", "N-1", "N − 1 points and komi ½: the AGA rules' handicap games (docs/RULES.md, further rulesets)"),
+    ("aga", "N", "N points and komi ½: the compensation of Chinese counting, half the stones in zi "
+                 "(docs/RULES.md, handicap compensation)"),
+)
+"""The readings of a handicap compensation that a source disputes or sets apart: (preset,
+``handicap_bonus`` choice, who reads it so). The presets' own choice is one of them; the
+report gives the others beside it, so no disputed convention hides in a default."""
+
 PLAYOUT_MODELS = ("captured", "as-is")
 """How rules without an agreement phase (``Ruleset.agreement`` False) are scored on a
 record that stops with dead stones on the board: ``'captured'`` (the default), on the

@@ -34,7 +34,9 @@ and the opponent's dead stones left inside seki ``D`` (B − W differences below
 Area rows thus add up to ``ΔA + dame filled − group tax − bonus − komi`` and
 territory rows to ``ΔT + pass stones − group tax − bonus − komi``. The difference of
 two rows' ledgers is the attribution; ``handicap_bonus`` and ``handicap_stones`` are
-reported net as ``handicap`` (one exists to offset the other); ``dead_in_seki`` and a ``board`` difference
+reported net as ``handicap`` (one exists to offset the other); ``moves`` is reported as
+``parity``, with the point of komi by which an area ruleset's even komi exceeds a territory
+ruleset's (:data:`PARITY_KOMI`: that point is there to balance the last stone); ``dead_in_seki`` and a ``board`` difference
 between rows that removed different dead stones are reported together as
 ``dead_stones`` (a ``board`` difference with the same dead stones would be a scorer
 inconsistency and goes to ``unexplained``). The parts add up to the margin difference
@@ -50,14 +52,22 @@ import pandas as pd
 
 from rulelab.analysis.divergence import basis_label, compared_rows, ruleset_order
 from rulelab.analysis.inputs import require_columns
-from rulelab.rules import winner_at
+from rulelab.analysis.strata import game_kind
+from rulelab.rules import PRESETS, winner_at
 
-CAUSES = ("komi", "handicap", "moves", "dame_filling", "seki_eyes", "protective_moves",
+CAUSES = ("komi", "handicap", "parity", "dame_filling", "seki_eyes", "protective_moves",
           "status", "dead_stones", "group_tax", "unexplained")
 """The mechanisms a margin difference splits into, in the order ties are broken when naming
 the main one. Parts that offset by design are one mechanism, reported net: White's handicap
 compensation exists to give back the handicap stones area counting sees, so the two are
-``handicap``."""
+``handicap``; and who placed the last stone (and passes) with the point of komi area rulesets
+give over territory rulesets to balance it is ``parity`` (:data:`PARITY_KOMI`)."""
+
+PARITY_KOMI = PRESETS["chinese"].komi - PRESETS["japanese"].komi
+"""The komi an area ruleset gives an even game over a territory ruleset (7.5 against 6.5):
+the expected point of the last stone, which area counting sees and territory counting does
+not. In an even game up to this much of the komi part between an area and a territory
+ruleset is ``parity``, so the same mechanism has one name on every komi basis."""
 
 PARTS = tuple(f"part_{cause}" for cause in CAUSES)
 """The attribution's columns, one per cause: points of ``margin_a − margin_b``."""
@@ -70,7 +80,9 @@ CAUSE_NOTES = {
             "8 with Black winning ties, 7 with draws; handicap games: each ruleset's handicap komi)",
     "handicap": "handicap compensation and the handicap stones, net: White receives N, N−1 or 0 "
                 "points for N stones, and area counting sees the N stones on the board",
-    "moves": "stones placed in play: who placed the last stone, and passes",
+    "parity": "who placed the last stone (and passes), which area counting sees and territory counting "
+              "does not, with the point of komi area rulesets give over territory rulesets in an even "
+              "game to balance it (7.5 against 6.5)",
     "dame_filling": "dame filled by the dame policy before an area count",
     "seki_eyes": "eyes of groups in seki count under area scoring, not under territory scoring",
     "protective_moves": "points refused under territory scoring for protective moves owed",
@@ -201,7 +213,8 @@ def _handicap_stones(scores: pd.DataFrame, games: pd.DataFrame | None) -> np.nda
 
 def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
               only_disagreeing: bool = True, finished_only: bool = True,
-              komi_basis: str = "standard", keep_outliers: bool = False) -> pd.DataFrame:
+              komi_basis: str = "standard", keep_outliers: bool = False,
+              kind: str | None = None) -> pd.DataFrame:
     """For each game and pair of rulesets, split the margin difference into its causes.
 
     Parameters
@@ -223,6 +236,8 @@ def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
         See :func:`~rulelab.analysis.divergence.disagreement_matrix`.
     keep_outliers : bool
         Keep the games whose count misses the record by more than 10 points.
+    kind : str, optional
+        Only the games of this kind (:data:`~rulelab.analysis.strata.GAME_KINDS`; needs ``games``).
 
     Returns
     -------
@@ -237,7 +252,8 @@ def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
 
     Examples
     --------
-    The last dame was filled by White, board margin 7: Japanese B+0.5, Chinese W+0.5.
+    The last dame was filled by White, board margin 7: Japanese B+0.5, Chinese W+0.5. Chinese
+    komi is a point larger to balance the last stone, which White placed: one mechanism, parity.
 
     >>> row = dict(game_id="g", komi_source="standard", finished=True, dame_policy="none",
     ...     black_seki_points=0, white_seki_points=0, black_owed=0, white_owed=0,
@@ -246,18 +262,19 @@ def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
     >>> scores = pd.DataFrame([
     ...     dict(row, ruleset="chinese", scoring="area", komi=7.5, margin=-0.5, winner="W"),
     ...     dict(row, ruleset="japanese", scoring="territory", komi=6.5, margin=0.5, winner="B")])
-    >>> attribute(scores)[["ruleset_a", "ruleset_b", "winner_a", "winner_b", "difference",
-    ...                    "part_komi", "main_cause"]]
-      ruleset_a ruleset_b winner_a winner_b  difference  part_komi main_cause
-    0   chinese  japanese        W        B        -1.0       -1.0       komi
+    >>> attribute(scores)[["winner_a", "winner_b", "difference", "part_komi", "part_parity", "main_cause"]]
+      winner_a winner_b  difference  part_komi  part_parity main_cause
+    0        W        B        -1.0        0.0         -1.0     parity
     """
     rows = compared_rows(scores, games, finished_only=finished_only, komi_basis=komi_basis,
-                         keep_outliers=keep_outliers)
+                         keep_outliers=keep_outliers, kind=kind)
     entries = ledger(rows, games)
     entries[["winner", "margin", "dead", "tie_break"]] = pd.DataFrame({
         "winner": rows["winner"], "margin": pd.to_numeric(rows["margin"]).astype(float),
         "dead": rows["dead_black"].astype(str) + "/" + rows["dead_white"].astype(str),
         "tie_break": rows["tie_break"] if "tie_break" in rows else "draw"})
+    entries["area"] = rows["scoring"].eq("area")
+    entries["even"] = _even_games(rows, games)
     order = ruleset_order(rows)
     pairs = [_pair_parts(entries[entries["ruleset"] == a].merge(
                  entries[entries["ruleset"] == b], on="game_id", suffixes=("_a", "_b")), a, b)
@@ -276,10 +293,37 @@ def attribute(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
     return result
 
 
+def _even_games(rows: pd.DataFrame, games: pd.DataFrame | None) -> np.ndarray:
+    """Per row, whether its game is even (:func:`~rulelab.analysis.strata.game_kind`; every
+    game is without the games table, and every game without handicap stones when the table
+    gives no komi)."""
+    if games is None:
+        return np.ones(len(rows), bool)
+    frame = games.drop_duplicates("game_id").set_index("game_id")
+    if {"komi", "source"} <= set(frame.columns):
+        even = game_kind(frame).eq("even")
+    else:
+        even = pd.to_numeric(frame["handicap"], errors="coerce").fillna(0).eq(0)
+    return rows["game_id"].map(even).fillna(False).astype(bool).to_numpy()
+
+
+def _parity_komi(both: pd.DataFrame, komi: pd.Series) -> pd.Series:
+    """The share of a pair's komi part that is the area rulesets' parity point
+    (:data:`PARITY_KOMI`): in an even game between an area and a territory ruleset, the komi
+    part up to that point, where it goes the way the area ruleset's larger komi pulls."""
+    area_a, area_b, even = both["area_a"].to_numpy(bool), both["area_b"].to_numpy(bool), both["even_a"].to_numpy(bool)
+    offset = np.where(area_a & ~area_b, komi.clip(-PARITY_KOMI, 0.0),
+                      np.where(~area_a & area_b, komi.clip(0.0, PARITY_KOMI), 0.0))
+    return pd.Series(np.where(even, offset, 0.0), index=both.index)
+
+
 def _pair_parts(both: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     """The attribution rows of one pair of rulesets, from their merged ledgers."""
     parts = {c: both[f"{c}_a"] - both[f"{c}_b"] for c in _LEDGER}
     board = parts.pop("board")
+    parity = _parity_komi(both, parts["komi"])
+    parts["komi"] = parts["komi"] - parity
+    parts["parity"] = parts.pop("moves") + parity
     same_dead = (both["dead_a"] == both["dead_b"]).to_numpy()
     parts["handicap"] = parts.pop("handicap_bonus") + parts.pop("handicap_stones")
     parts["dead_stones"] = parts.pop("dead_in_seki") + board.where(~same_dead, 0.0)
@@ -319,16 +363,16 @@ def main_cause(attribution: pd.DataFrame, tie_break_b=None) -> tuple[pd.Series, 
     Chinese W+0.5 against Japanese B+0.5: taking away the komi part or the seki eyes'
     alone makes Chinese say B, and the larger (on a tie, the first in :data:`CAUSES`) is
     named. The second game is a tie rule; the third needs two parts together; in the fourth
-    the other ruleset draws at a margin of 0, which only komi and moves together reach.
+    the other ruleset draws at a margin of 0, which only komi and parity together reach.
 
     >>> frame = pd.DataFrame({"difference": [-1.0, 0.0, -2.0, 0.5], "margin_a": [-0.5, 0.0, -1.0, 0.5],
-    ...     "part_komi": [-1.0, 0.0, -1.0, -0.5], "part_moves": [1.0, 0.0, -1.0, 1.0],
+    ...     "part_komi": [-1.0, 0.0, -1.0, -0.5], "part_parity": [1.0, 0.0, -1.0, 1.0],
     ...     "part_seki_eyes": [-1.0, 0.0, 0.0, 0.0], "winner_a": ["W", "B", "W", "B"],
     ...     "winner_b": ["B", "draw", "B", "draw"]}).reindex(columns=["difference", "margin_a",
     ...     "winner_a", "winner_b", *PARTS], fill_value=0.0)
     >>> cause, combined = main_cause(frame)
     >>> cause.tolist(), combined.tolist()
-    (['komi', 'tie_break', 'combined', 'combined'], [None, None, 'komi+moves', 'moves+komi'])
+    (['komi', 'tie_break', 'combined', 'combined'], [None, None, 'komi+parity', 'parity+komi'])
     """
     parts = attribution[list(PARTS)].to_numpy(float)
     margin_a = attribution["margin_a"].to_numpy(float)
@@ -369,7 +413,7 @@ def opposing_causes(attribution: pd.DataFrame) -> pd.Series:
     Examples
     --------
     >>> frame = pd.DataFrame({"difference": [1.0, 2.0], "winner_a": ["B", "B"], "winner_b": ["W", "W"],
-    ...     "part_komi": [-1.0, 2.0], "part_moves": [2.0, 0.0]}).reindex(
+    ...     "part_komi": [-1.0, 2.0], "part_parity": [2.0, 0.0]}).reindex(
     ...     columns=["difference", "winner_a", "winner_b", *PARTS], fill_value=0.0)
     >>> opposing_causes(frame).tolist()
     ['komi', None]
@@ -435,14 +479,14 @@ def clearest_examples(attribution: pd.DataFrame, per_cause: int = 2) -> pd.DataF
     --------
     >>> frame = pd.DataFrame({"game_id": ["g1", "g2", "g2"], "ruleset_a": ["chinese"] * 3,
     ...     "ruleset_b": ["japanese", "japanese", "korean"], "difference": [1.0, 1.0, 1.0],
-    ...     "main_cause": ["moves"] * 3}).reindex(columns=["game_id", "ruleset_a", "ruleset_b",
+    ...     "main_cause": ["parity"] * 3}).reindex(columns=["game_id", "ruleset_a", "ruleset_b",
     ...     "difference", "main_cause", *PARTS], fill_value=0.0)
-    >>> frame.loc[0, ["part_moves", "part_seki_eyes"]] = [2.0, -1.0]
-    >>> frame.loc[1:, "part_moves"] = 1.0
+    >>> frame.loc[0, ["part_parity", "part_seki_eyes"]] = [2.0, -1.0]
+    >>> frame.loc[1:, "part_parity"] = 1.0
     >>> clearest_examples(frame)[["cause", "game_id", "ruleset_b", "clarity"]]
-       cause game_id ruleset_b   clarity
-    0  moves      g2  japanese  1.000000
-    1  moves      g1  japanese  0.666667
+        cause game_id ruleset_b   clarity
+    0  parity      g2  japanese  1.000000
+    1  parity      g1  japanese  0.666667
     """
     if not isinstance(per_cause, (int, np.integer)) or per_cause < 1:
         raise ValueError(f"The 'per_cause' argument must be a positive integer; got {per_cause!r}.")

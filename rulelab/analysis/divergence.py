@@ -13,15 +13,20 @@ import numpy as np
 import pandas as pd
 
 from rulelab.analysis.inputs import analysable_games, counted_games, require_columns
-from rulelab.analysis.selection import outliers
-from rulelab.analysis.strata import STRATA, game_strata
+from rulelab.analysis.selection import outliers, record_gaps
+from rulelab.analysis.strata import STRATA, game_kind, game_strata
 from rulelab.errors import InputError
-from rulelab.rules import winner_at
+from rulelab.rules import PRESETS, winner_at
 
 WINNER_COLUMNS = ("game_id", "ruleset", "komi_source", "scoring", "winner")
 
 KOMI_BASES = ("standard", "common")
 """Each ruleset at its standard komi, or all at :data:`COMMON_KOMI`."""
+
+TODAY = "today"
+"""A third basis, a counterfactual kept apart from ``standard``: each ruleset at today's komi
+(its preset's, no era komi) in the games without handicap stones, as though every game of the
+collection were played now."""
 
 COMMON_KOMI = 7.5
 """The komi every ruleset is compared at on the ``'common'`` basis: the area-scoring
@@ -42,9 +47,28 @@ def at_komi(rows: pd.DataFrame, komi: float) -> pd.DataFrame:
     1   8.0     0.0      B
     """
     require_columns(rows, ["margin_before_komi"], "scores")
+    komi = np.asarray(komi, dtype=float) if np.ndim(komi) else float(komi)
     margin = pd.to_numeric(rows["margin_before_komi"]).astype(float) - komi
     rules = rows["tie_break"].to_numpy(object) if "tie_break" in rows else "draw"
-    return rows.assign(komi=float(komi), margin=margin, winner=winner_at(margin.to_numpy(), rules))
+    return rows.assign(komi=komi, margin=margin, winner=winner_at(margin.to_numpy(), rules))
+
+
+def todays_komi(rows: pd.DataFrame, games: pd.DataFrame) -> np.ndarray:
+    """Per compared row, the komi of the :data:`TODAY` basis: its preset's komi in a game without
+    handicap stones (even, or of no komi; not a one-stone game), else the row's own komi.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"game_id": ["old", "h"], "ruleset": "japanese", "komi": [4.5, 0.0]})
+    >>> games = pd.DataFrame({"game_id": ["old", "h"], "handicap": [0, 3], "komi": [4.5, 0.5], "source": None})
+    >>> todays_komi(rows, games).tolist()
+    [6.5, 0.0]
+    """
+    frame = games.drop_duplicates("game_id").set_index("game_id")
+    plain = rows["game_id"].map(game_kind(frame).isin(["even", "no komi"])).fillna(False).to_numpy(bool)
+    preset = rows["ruleset"].map(lambda name: PRESETS[name].komi if name in PRESETS else np.nan).to_numpy(float)
+    own = pd.to_numeric(rows["komi"]).to_numpy(float)
+    return np.where(plain & ~np.isnan(preset), preset, own)
 
 
 def ruleset_order(scores: pd.DataFrame) -> list[str]:
@@ -260,15 +284,24 @@ def matrix_wide(matrix: pd.DataFrame, value: str = "rate") -> pd.DataFrame:
 
 def compared_rows(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
                   finished_only: bool = True, komi_basis: str = "standard",
-                  keep_outliers: bool = False) -> pd.DataFrame:
+                  keep_outliers: bool = False, kind: str | None = None,
+                  within: float | None = None) -> pd.DataFrame:
     """The rows that divergence and attribution compare: :func:`standard_rows`,
     restricted to analysable games when the games table is given (whose counted games
     then count as settled), less the outliers (:func:`~rulelab.analysis.selection.outliers`:
     counts that miss the record by more than 10 points are misreads, not rule differences)
-    unless ``keep_outliers``, re-counted at :data:`COMMON_KOMI` on the ``'common'`` basis.
-    ``attrs["dropped"]`` gives the games the outlier rule left out."""
-    if komi_basis not in KOMI_BASES:
-        raise InputError(f"The komi basis must be one of {', '.join(KOMI_BASES)}; got {komi_basis!r}.")
+    unless ``keep_outliers``, re-counted at :data:`COMMON_KOMI` on the ``'common'`` basis and at
+    :func:`todays_komi` on the ``'today'`` basis (:data:`TODAY`).
+
+    With the games table, ``kind`` keeps the games of one kind of
+    :data:`~rulelab.analysis.strata.GAME_KINDS` (``'even'`` for the headline), and ``within``
+    only the counted games whose count under the record's own rules lies within that many
+    points of the record (0: the record reproduced exactly). ``attrs["dropped"]`` gives the
+    games the outlier rule left out."""
+    if komi_basis not in (*KOMI_BASES, TODAY):
+        raise InputError(f"The komi basis must be one of {', '.join((*KOMI_BASES, TODAY))}; got {komi_basis!r}.")
+    if games is None and (kind is not None or within is not None or komi_basis == TODAY):
+        raise InputError("Choosing games by kind or by their record, or today's komi, needs the games table.")
     dropped = pd.Index([])
     if games is None:
         rows = standard_rows(scores, finished_only=finished_only)
@@ -276,11 +309,21 @@ def compared_rows(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
         played = analysable_games(games)
         counted = counted_games(played) if "result_kind" in played.columns else None
         rows = standard_rows(scores, finished_only=finished_only, counted=counted)
+        if kind is not None:
+            played = played[game_kind(played).eq(kind).to_numpy()]
+        if within is not None:
+            gaps = record_gaps(scores, games)
+            played = played[played["game_id"].isin(gaps.loc[gaps["gap"].abs() <= within, "game_id"])]
         rows = rows[rows["game_id"].isin(played["game_id"])]
         if not keep_outliers:
             dropped = outliers(scores, games).intersection(rows["game_id"])
             rows = rows[~rows["game_id"].isin(dropped)]
-    rows = at_komi(rows, COMMON_KOMI) if komi_basis == "common" else rows.copy(deep=False)
+    if komi_basis == "common":
+        rows = at_komi(rows, COMMON_KOMI)
+    elif komi_basis == TODAY:
+        rows = at_komi(rows, todays_komi(rows, games))
+    else:
+        rows = rows.copy(deep=False)
     rows.attrs = {"dropped": {"outliers": len(dropped)}}
     return rows
 
@@ -294,8 +337,8 @@ def basis_label(rows: pd.DataFrame, komi_basis: str) -> str:
     >>> basis_label(pd.DataFrame({"komi_source": ["user"]}), "standard")
     'user'
     """
-    if komi_basis == "common":
-        return "common"
+    if komi_basis in ("common", TODAY):
+        return komi_basis
     return "user" if rows["komi_source"].eq("user").any() else "standard"
 
 

@@ -14,6 +14,7 @@ from rulelab.analysis.attribution import attribute
 from rulelab.analysis.divergence import KOMI_BASES, basis_label, compared_rows, winners
 from rulelab.analysis.inputs import analysable_games, require_columns
 from rulelab.analysis.stats import wilson_interval
+from rulelab.rules import HANDICAP_READINGS, PRESETS, compensation, winner_at
 
 MAIN_RULESETS = ("chinese", "japanese", "ing")
 """The rulesets the findings compare: the three most played counting traditions."""
@@ -52,10 +53,13 @@ def trusted_games(scores: pd.DataFrame, games: pd.DataFrame) -> pd.Index:
 
 
 def pair_rates(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS, *,
-               keep_outliers: bool = False) -> pd.DataFrame:
+               keep_outliers: bool = False, kind: str | None = None,
+               within: float | None = None, bases=KOMI_BASES) -> pd.DataFrame:
     """How often ``rulesets`` name different winners, per komi basis: per pair and for
     any of them (``pair == 'any'``), overall and per margin band (:data:`MARGIN_BANDS`),
-    with Wilson 95% intervals.
+    with Wilson 95% intervals; on the games of one ``kind`` and ``within`` points of their
+    record when given (see :func:`~rulelab.analysis.divergence.compared_rows`); ``bases`` may
+    add :data:`~rulelab.analysis.divergence.TODAY`.
 
     Returns
     -------
@@ -64,26 +68,103 @@ def pair_rates(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS
         ``'all'`` for the whole pair.
     """
     records = []
-    for basis in KOMI_BASES:
-        rows = compared_rows(scores, games, komi_basis=basis, keep_outliers=keep_outliers)
+    for basis in bases:
+        rows = compared_rows(scores, games, komi_basis=basis, keep_outliers=keep_outliers, kind=kind,
+                             within=within)
         label = basis_label(rows, basis)
-        rows = rows[rows["ruleset"].isin(rulesets)]
-        wide = winners(rows, finished_only=False)
-        margin = rows.pivot_table(index="game_id", columns="ruleset", values="margin", aggfunc="first")
-        present = [r for r in rulesets if r in wide.columns]
-        pairs = [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
-        for name, columns in [(f"{a}–{b}", [a, b]) for a, b in pairs] + [("any", present)]:
-            if len(columns) < 2:
-                continue
-            both = wide[columns].dropna()
-            differ = both.nunique(axis=1).gt(1)
-            close = margin.loc[both.index, columns].abs().min(axis=1)
-            records.append(_rate(label, name, "all", differ))
-            for low, high, band in MARGIN_BANDS:
-                inside = (close <= high) & ((close > low) | (low == 0))
-                records.append(_rate(label, name, band, differ[inside]))
+        records += _pair_records(rows[rows["ruleset"].isin(rulesets)], rulesets, label)
     return pd.DataFrame(records, columns=["komi_basis", "pair", "band", "games", "disagreements",
                                           "rate", "low", "high"])
+
+
+def _pair_records(rows: pd.DataFrame, rulesets, label: str) -> list[dict]:
+    """The rate records of :func:`pair_rates` on one basis's compared ``rows``."""
+    wide = winners(rows, finished_only=False)
+    margin = rows.pivot_table(index="game_id", columns="ruleset", values="margin", aggfunc="first")
+    present = [r for r in rulesets if r in wide.columns]
+    pairs = [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
+    records = []
+    for name, columns in [(f"{a}–{b}", [a, b]) for a, b in pairs] + [("any", present)]:
+        if len(columns) < 2:
+            continue
+        both = wide[columns].dropna()
+        differ = both.nunique(axis=1).gt(1)
+        close = margin.loc[both.index, columns].abs().min(axis=1)
+        records.append(_rate(label, name, "all", differ))
+        for low, high, band in MARGIN_BANDS:
+            inside = (close <= high) & ((close > low) | (low == 0))
+            records.append(_rate(label, name, band, differ[inside]))
+    return records
+
+
+def parity_figures(scores: pd.DataFrame, games: pd.DataFrame, among: pd.Index | None = None) -> pd.DataFrame:
+    """On the settled even games (``among`` them when given): how often the last dame decides
+    the Chinese result (a margin of ½ point either way: the other player filling it would
+    reverse it), and the NZ draws (komi 7) and Ing tie wins (komi 8, Black wins a margin of 0)
+    that parity makes, with Wilson 95% intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``figure`` (``last dame decides``, ``nz draws``, ``ing tie wins``), ``games`` (even
+        games scored under the ruleset), ``count``, ``share``, ``low``, ``high``.
+    """
+    rows = compared_rows(scores, games, kind="even")
+    if among is not None:
+        rows = rows[rows["game_id"].isin(among)]
+    margin = rows.pivot_table(index="game_id", columns="ruleset", values="margin", aggfunc="first")
+    verdict = winners(rows, finished_only=False)
+    tests = (("last dame decides", "chinese", lambda m, w: m.abs().eq(0.5)),
+             ("nz draws", "nz", lambda m, w: w.eq("draw")),
+             ("ing tie wins", "ing", lambda m, w: m.eq(0) & w.eq("B")))
+    records = []
+    for figure, ruleset, test in tests:
+        if ruleset not in margin.columns:
+            continue
+        m, w = margin[ruleset].dropna(), verdict[ruleset].dropna()
+        count, n = int(test(m, w.reindex(m.index)).sum()), len(m)
+        low, high = wilson_interval(count, n)
+        records.append({"figure": figure, "games": n, "count": count, "share": count / n if n else np.nan,
+                        "low": float(low), "high": float(high)})
+    return pd.DataFrame(records, columns=["figure", "games", "count", "share", "low", "high"])
+
+
+def handicap_readings(scores: pd.DataFrame, games: pd.DataFrame,
+                      readings=HANDICAP_READINGS) -> pd.DataFrame:
+    """How often rulesets name different winners on the settled handicap games under each
+    reading of a disputed compensation (:data:`~rulelab.rules.HANDICAP_READINGS`), side by
+    side: the reading's ruleset re-counted with that compensation against the main rulesets.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``ruleset, compensation, source, default`` (the preset's own reading), then the
+        columns of :func:`pair_rates` for the whole of each pair with the reading's ruleset
+        (and ``any`` of the main rulesets when it is one of them).
+    """
+    rows = compared_rows(scores, games, kind="handicap")
+    label = basis_label(rows, "standard")
+    stones = games.drop_duplicates("game_id").set_index("game_id")["handicap"]
+    records = []
+    for ruleset, choice, source in readings:
+        if ruleset not in set(rows["ruleset"]):
+            continue
+        mine = rows["ruleset"].eq(ruleset)
+        given = compensation(choice, pd.to_numeric(rows["game_id"].map(stones), errors="coerce").fillna(0)
+                             .to_numpy(float))
+        margin = pd.to_numeric(rows["margin"]).astype(float) + np.where(
+            mine, pd.to_numeric(rows["handicap_bonus"]).astype(float) - given, 0.0)
+        read = rows.assign(margin=margin, winner=winner_at(margin.to_numpy(), rows["tie_break"].to_numpy(object)))
+        others = [r for r in MAIN_RULESETS if r != ruleset]
+        chosen = read[read["ruleset"].isin([*others, ruleset])]
+        for record in _pair_records(chosen, [*others, ruleset], label):
+            if record["band"] == "all" and (ruleset in record["pair"].split("–")
+                                           or (record["pair"] == "any" and ruleset in MAIN_RULESETS)):
+                records.append({"ruleset": ruleset, "compensation": choice, "source": source,
+                                "default": PRESETS[ruleset].handicap_bonus == choice, **record})
+    columns = ["ruleset", "compensation", "source", "default", "komi_basis", "pair", "games", "disagreements",
+               "rate", "low", "high"]
+    return pd.DataFrame(records).reindex(columns=columns)
 
 
 def _rate(basis: str, pair: str, band: str, differ: pd.Series) -> dict:
@@ -94,9 +175,11 @@ def _rate(basis: str, pair: str, band: str, differ: pd.Series) -> dict:
             "low": float(low), "high": float(high)}
 
 
-def cause_shares(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS) -> pd.DataFrame:
+def cause_shares(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS, *,
+                 kind: str | None = None) -> pd.DataFrame:
     """Per komi basis, the share of the disagreements among ``rulesets`` (game × pair)
-    that each main cause explains, and the pairs it comes from.
+    that each main cause explains, and the pairs it comes from; on the games of one
+    ``kind`` when given.
 
     Returns
     -------
@@ -106,7 +189,7 @@ def cause_shares(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESE
     """
     parts = []
     for basis in KOMI_BASES:
-        table = attribute(scores[scores["ruleset"].isin(rulesets)], games, komi_basis=basis)
+        table = attribute(scores[scores["ruleset"].isin(rulesets)], games, komi_basis=basis, kind=kind)
         table = table.assign(main_cause=table["main_cause"].fillna("none"),
                              pair=table["ruleset_a"] + "–" + table["ruleset_b"])
         counts = table["main_cause"].value_counts().rename_axis("main_cause").reset_index(name="disagreements")

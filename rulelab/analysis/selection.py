@@ -57,7 +57,8 @@ ENGINE_NAMES = re.compile(r"gnu ?go|katago|leela|fuego|pachi|mogo|alphago|crazy 
 
 def record_gaps(scores: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
     """Per counted game scored under its record's own rules: rulelab's margin before
-    komi, the record's, their ``gap`` and whether it makes the game an ``outlier``.
+    komi, the record's (its margin itself when it states no komi), their ``gap`` and
+    whether it makes the game an ``outlier``.
 
     Examples
     --------
@@ -75,7 +76,10 @@ def record_gaps(scores: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
     own = own.set_index("game_id")["margin_before_komi"].astype(float).rename("rulelab")
     require_columns(games, RESULT_COLUMNS, "games")
     played = analysable_games(games)
-    record = record_margins(played[played["result_kind"].isin(COUNTED_KINDS)]).rename("record")
+    counted = played[played["result_kind"].isin(COUNTED_KINDS)]
+    # a record without komi states its margin before komi: the misread rule tests it too
+    counted = counted.assign(komi=pd.to_numeric(counted["komi"], errors="coerce").fillna(0.0))
+    record = record_margins(counted).rename("record")
     both = pd.concat([own, record], axis=1, join="inner").sort_index().rename_axis("game_id")
     both["gap"] = both["rulelab"] - both["record"]
     both["outlier"] = both["gap"].abs() > OUTLIER_POINTS

@@ -26,7 +26,7 @@ RANK_BANDS = ("kyu", "dan 1–4", "dan 5–9", "pro")
 """Rank bands from weakest to strongest; a game falls in the band of its weaker player."""
 
 
-STRATA = ("source", "board", "handicap", "era", "komi_in_force", "rank_band")
+STRATA = ("source", "board", "handicap", "game_kind", "era", "komi_in_force", "rank_band")
 """The per-game strata that :func:`game_strata` derives from the games table."""
 
 _RANK = re.compile(r"(\d+)\s*(d|dan|k|kyu|p|pro)\b", re.IGNORECASE)
@@ -145,6 +145,37 @@ def is_even(frame: pd.DataFrame) -> pd.Series:
     return frame["handicap"].eq(0) & ~is_one_stone(frame)
 
 
+GAME_KINDS = ("even", "handicap", "one-stone", "no komi")
+"""What a game is, for comparing rulesets: the headline is on ``even`` games; each other kind
+is a section of its own, since what the rulesets give it is a convention, not a count."""
+
+NO_KOMI = 0.5
+"""The komi at or below which a game without handicap stones has no komi to speak of (the
+servers' one-stone game plays at 0.5)."""
+
+
+def game_kind(frame: pd.DataFrame) -> pd.Series:
+    """Per game, its kind in :data:`GAME_KINDS`: ``handicap`` (handicap stones), ``one-stone``
+    (:func:`is_one_stone`), ``no komi`` (no handicap stones and a komi of :data:`NO_KOMI` or
+    less, or none stated: an old professional game, or a record that does not say), else ``even``.
+
+    ``frame`` holds ``handicap``, ``komi`` and ``source``.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"handicap": [0, 3, 0, 0, 0], "komi": [6.5, 0.5, 0.5, 0.0, np.nan],
+    ...                       "source": ["kgs", "kgs", "kgs", UNKNOWN, UNKNOWN]})
+    >>> game_kind(frame).tolist()
+    ['even', 'handicap', 'one-stone', 'no komi', 'no komi']
+    """
+    komi = pd.to_numeric(frame["komi"], errors="coerce").astype(float)
+    handicap = pd.to_numeric(frame["handicap"], errors="coerce").fillna(0).gt(0)
+    one_stone = is_one_stone(frame.assign(komi=komi.fillna(np.inf)))
+    kind = np.select([handicap.to_numpy(), one_stone.to_numpy(), ~(komi > NO_KOMI).to_numpy()],
+                     list(GAME_KINDS[1:]), GAME_KINDS[0])
+    return pd.Series(kind, index=frame.index, dtype=object)
+
+
 def game_strata(games: pd.DataFrame) -> pd.DataFrame:
     """One row per game with the labels of every stratum in :data:`STRATA`.
 
@@ -166,7 +197,7 @@ def game_strata(games: pd.DataFrame) -> pd.DataFrame:
     ...     "black_rank": ["9p"], "white_rank": ["9p"]})
     >>> game_strata(games).iloc[0].to_dict()  # doctest: +NORMALIZE_WHITESPACE
     {'game_id': 'g1', 'year': 1985.0, 'source': 'unknown', 'board': '19x19', 'handicap': 0,
-     'era': '1975–2001', 'komi_in_force': '5.5', 'rank_band': 'pro', 'rank_gap': 0.0}
+     'game_kind': 'even', 'era': '1975–2001', 'komi_in_force': '5.5', 'rank_band': 'pro', 'rank_gap': 0.0}
     """
     require_columns(games, ["game_id", "source", "board_rows", "board_cols", "handicap",
                             "year", "komi", "black_rank", "white_rank"], "games")
@@ -179,6 +210,7 @@ def game_strata(games: pd.DataFrame) -> pd.DataFrame:
         "source": games["source"].astype("string").fillna(UNKNOWN).to_numpy(dtype=object),
         "board": _numeric_labels(pd.DataFrame({"rows": rows, "cols": cols}), "{rows:g}x{cols:g}"),
         "handicap": pd.to_numeric(games["handicap"], errors="coerce").fillna(0).astype(int).to_numpy(),
+        "game_kind": game_kind(games.assign(source=games["source"].astype(object))).to_numpy(),
         "era": era_of(games["year"]).array,
         "komi_in_force": _numeric_labels(pd.DataFrame({"komi": komi}), "{komi:g}"),
         "rank_band": rank_band(games["black_rank"], games["white_rank"],

@@ -26,7 +26,8 @@ from rulelab.report.explorer import write_explorer
 from rulelab.report.render import render_html, render_markdown
 
 
-def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
+def build_report(run_dir: str | Path, out_dir: str | Path, *, finished: str | Path | None = None,
+                 **settings) -> Path:
     """Build the full report of a run folder — the one entry point of every caller.
 
     The report is built in a folder beside ``out_dir`` and swapped in whole once
@@ -42,6 +43,10 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
         marker ``.rulelab-report`` listing them. Replaced whole; an existing folder must
         be empty or hold only a previous report's files. Must lie outside the run folder
         and must not hold it.
+    finished : str or Path, optional
+        A run folder of the same collection scored with ``--finish play``: the parity figures
+        of a run counted on the board as it stands (KGS's way) then come on the finished
+        boards too.
     **settings
         Fields of :class:`~rulelab.report.shared.Settings` (``seed``, ``n_boot``,
         ``examples_per_cause``, ``komi_grid``).
@@ -62,7 +67,7 @@ def build_report(run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
 
     under_way = ["reading the run"]
     with Heartbeat(lambda: f"building the report: {under_way[0]}"):
-        tables = ReportTables.load(run_dir, Settings(**settings))
+        tables = ReportTables.load(run_dir, Settings(**settings), finished)
         out = _report_folder(run_dir, out_dir)
         with _staged(out) as staging:
             workspace = Workspace(staging)
@@ -222,9 +227,10 @@ def _locked(marker: Path) -> bool:
     return False
 
 
-def write_section(key: str, run_dir: str | Path, out_dir: str | Path, **settings) -> Path:
+def write_section(key: str, run_dir: str | Path, out_dir: str | Path, *,
+                  finished: str | Path | None = None, **settings) -> Path:
     """Build one part of the report (its files plus ``<key>.md``) — what each script
-    under ``analyses/`` calls.
+    under ``analyses/`` calls; ``finished`` as in :func:`build_report`.
 
     Raises
     ------
@@ -236,7 +242,7 @@ def write_section(key: str, run_dir: str | Path, out_dir: str | Path, **settings
 
     if key not in SECTIONS:
         raise InputError(f"The report part must be one of {', '.join(SECTIONS)}; got {key!r}.")
-    tables = ReportTables.load(run_dir, Settings(**settings))
+    tables = ReportTables.load(run_dir, Settings(**settings), finished)
     workspace = _workspace(run_dir, out_dir)
     section = SECTIONS[key](tables, workspace)
     path = workspace.path / f"{key}.md"

@@ -30,6 +30,7 @@ from rulelab.analysis.divergence import (COMMON_KOMI, KOMI_BASES, at_komi, basis
 from rulelab.analysis.findings import MAIN_RULESETS, MARGIN_BANDS
 from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.selection import reproduced
+from rulelab.analysis.strata import game_kind
 from rulelab.rules import PRESETS
 
 PAGE, SCRIPT, DATA = "explorer.html", "explorer.js", "explorer-data.js"
@@ -101,7 +102,7 @@ def explorer_rows(tables) -> pd.DataFrame:
         close_main=[closeness[basis].get(game, np.nan)
                     for basis, game in zip(table["komi_basis"], table["game_id"])],
         trusted=table["game_id"].isin(tables.trusted),
-        even=table["game_id"].map(pd.to_numeric(games["handicap"], errors="coerce").fillna(0).eq(0)),
+        even=table["game_id"].map(game_kind(games).eq("even")),
         source=table["game_id"].map(games["source"]).fillna("unknown"),
         settled=table["game_id"].map(life["finished"]).map({True: "finished", False: "counted"})
         if life is not None else "unknown",
@@ -121,7 +122,7 @@ def explorer_rows(tables) -> pd.DataFrame:
 def game_rows(tables) -> pd.DataFrame:
     """One light row per analysable game, with what the report's other rates count: the
     record's komi and winner, whether the game is among the fair-komi games (``fit``: even,
-    on the main board, komi stated) and between equal ranks, settled, an outlier, trusted,
+    on the main board, komi stated) and between equal ranks, settled, an outlier, trusted, even,
     how its dead stones were decided, whether its count reproduces the record and names its
     winner, and the komi bases on which the main rulesets name different winners (outliers
     kept; None where they were not all compared). Yes/no as 1/0, a fifth fewer bytes than
@@ -140,12 +141,13 @@ def game_rows(tables) -> pd.DataFrame:
         "fit": ids.isin(fit.loc[fit["ruleset"] == RECORD, "game_id"]),
         "equal": ids.map(records["rank_gap"]).eq(0),
         "settled": ids.isin(settled), "outlier": ids.isin(tables.outliers), "trusted": ids.isin(tables.trusted),
+        "even": game_kind(games).eq("even"),
         "life": ids.map(life_methods(tables.run.scores)),
         "reproduced": reproductions(tables, ids),
         "same": ids.map(record_winner_agrees(tables)),
         "diverges": ids.map(_diverging_bases(tables)),
     })
-    flags = ["fit", "equal", "settled", "outlier", "trusted", "same"]
+    flags = ["fit", "equal", "settled", "outlier", "trusted", "even", "same"]
     rows[flags] = rows[flags].astype("Int8")
     return rows.reset_index(drop=True)
 

@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 GLOSSARY = {
     "settled": "a game whose final position the life layer calls finished, or that its players "
                "counted; only settled games are compared across rulesets.",
+    "even game": "a game without handicap stones, with a komi above 0.5, and not a server's one-stone game "
+                 "(no handicap stones and komi 0.5, the weaker player taking Black); the findings compare the "
+                 "rulesets on even games, and the other kinds (handicap, one-stone, no komi) have a section of "
+                 "their own.",
     "trusted": f"a settled game whose dead stones come from {' or '.join(TRUSTED_METHODS)} (the record's "
                f"territory marks, Benson's pass-alive proof), or from an estimate of confidence "
                f"≥ {TRUSTED_CONFIDENCE:g} on a finished position.",
@@ -89,10 +93,7 @@ def _percent(share: float) -> str:
 
 def _divergence_rows(tables: "ReportTables") -> list[dict]:
     """Per pair of the main rulesets, on the even settled games, at the komi each gives the game."""
-    games = tables.games
-    even = games.loc[pd.to_numeric(games["handicap"], errors="coerce").fillna(0).eq(0), "game_id"]
-    scores = tables.run.scores
-    rates = pair_rates(scores[scores["game_id"].isin(even)], tables.run.games)
+    rates = pair_rates(tables.run.scores, tables.run.games, kind="even")
     whole = rates[(rates["band"] == "all") & (rates["komi_basis"] != "common") & (rates["pair"] != "any")]
     rows = []
     for row in whole.itertuples():
@@ -113,8 +114,8 @@ def _divergence_rows(tables: "ReportTables") -> list[dict]:
 
 
 def _cause_rows(tables: "ReportTables") -> list[dict]:
-    """The two commonest main causes of the main rulesets' disagreements, per komi basis."""
-    causes = cause_shares(tables.run.scores, tables.run.games)
+    """The two commonest main causes of the main rulesets' disagreements on even games, per komi basis."""
+    causes = cause_shares(tables.run.scores, tables.run.games, kind="even")
     rows = []
     for basis, part in causes.groupby("komi_basis", sort=False):
         total = int(part["disagreements"].sum())
@@ -124,11 +125,11 @@ def _cause_rows(tables: "ReportTables") -> list[dict]:
             rows.append({
                 "figure": f"Why, at {at}: {row.main_cause.replace('_', ' ')}",
                 "value": _percent(row.share), "95% interval": f"{_percent(low)}–{_percent(high)}",
-                "n": f"{row.disagreements:,} of {total:,} game × pair",
+                "n": f"{row.disagreements:,} of {total:,} game × pair, even games",
                 "meaning": f"share of the disagreements this mechanism alone decides ({term('main cause')})",
                 "section": "[Why](#attribution)",
                 "games": f"[{row.disagreements:,} rows]"
-                         f"({view_link(basis=basis, pair='main', cause=row.main_cause, n=row.disagreements)})",
+                         f"({view_link(basis=basis, pair='main', cause=row.main_cause, even=1, n=row.disagreements)})",
             })
     return rows
 

@@ -190,7 +190,7 @@ def strata_section(tables: ReportTables, out: Workspace) -> Section:
     return Section("strata", title, blocks)
 
 
-KOMI_STRATA = tuple(by for by in STRATA if by not in ("board", "handicap"))
+KOMI_STRATA = tuple(by for by in STRATA if by not in ("board", "handicap", "game_kind"))
 """The strata of the komi fits: every one but board and handicap, which the population fixes."""
 
 

@@ -71,6 +71,7 @@ def rules_cases_section(tables: ReportTables, out: Workspace) -> Section:
                    "move, or resolved by Ing's ko rules). Each ruleset counts a status case with its "
                    "own verdict; `moved_<ruleset>` counts the games whose margin that moved, "
                    "`winner_changed` those where it changed a winner under some ruleset.")]
+    blocks.append(Text(_status_words(life, scores)))
     blocks.append(out.table("status_cases", status, "Games with each status case"))
     blocks.append(out.table("cycles", cycles,
                             "Games with each whole-board cycle, and its meaning per ruleset"))
@@ -90,6 +91,24 @@ def rules_cases_section(tables: ReportTables, out: Workspace) -> Section:
                              f"move {int(row.cycle_end)} recreates the board after move "
                              f"{int(row.cycle_start)}; the final board{where}")
     return Section("rules_cases", "Where the rules decide life and repetition differently", blocks)
+
+
+def _status_words(life: pd.DataFrame, scores: pd.DataFrame) -> str:
+    """How often status changes a count, and why so seldom: a case moves a count only where
+    some ruleset's own verdict on the group differs from the common one."""
+    cases = status_cases_table(life)
+    standard = scores[scores["komi_source"].eq("standard")]
+    effect = pd.to_numeric(standard.get("status_effect", pd.Series(0.0, index=standard.index)),
+                           errors="coerce").fillna(0.0)
+    moved = standard.loc[effect.ne(0), "game_id"].nunique()
+    with_case, differing = cases["game_id"].nunique(), cases.loc[cases["differs"], "game_id"].nunique()
+    text = f"Status changes a count on {moved:,} of the {standard['game_id'].nunique():,} scored games."
+    if not with_case:
+        return text + " No game holds a status case, so none can."
+    return text + (f" {with_case:,} games hold a status case, and on {differing:,} of them some ruleset's own "
+                   "verdict differs from the common one; only there can a count move. Most cases are decided "
+                   "alike by every ruleset: a bent four in the corner is dead under Japanese confirmation and, "
+                   "played out, under the area rules too, and a double-ko seki is a seki everywhere.")
 
 
 def _drawn(tables: ReportTables, out: Workspace, game_id: str, kind: str, caption: str) -> list:

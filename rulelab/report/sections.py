@@ -27,6 +27,7 @@ from rulelab.analysis.verdict import stored_verdict
 from rulelab.position import Position
 from rulelab.report.blocks import Code, Section, Text, Workspace, json_text
 from rulelab.report.front import glossary_section, summary_section
+from rulelab.report.kinds import kinds_section
 from rulelab.report.komi_sections import (boards_section, komi_section, margins_section, published_section,
                                           rekomi_section, strata_section)
 from rulelab.report.rules_cases import rules_cases_section
@@ -310,6 +311,7 @@ def _grid(game: pd.Series, column: str) -> np.ndarray | None:
 SECTIONS = {
     "summary": summary_section,
     "findings": findings_section,
+    "kinds": kinds_section,
     "model": model_section,
     "overview": overview_section,
     "divergence": divergence_section,

@@ -46,13 +46,22 @@ class Settings:
 class ReportTables:
     """A loaded run plus the intermediate tables several sections share (computed once)."""
 
-    def __init__(self, run: Run, settings: Settings):
+    def __init__(self, run: Run, settings: Settings, finished: Run | None = None):
         self.run = run
         self.settings = settings
+        self.finished = finished
+        """A run of the same collection counted on the finished boards (``--finish play``),
+        for the parity figures of a run counted on the board as it stands; or None."""
 
     @classmethod
-    def load(cls, run_dir: str | Path, settings: Settings) -> "ReportTables":
-        return cls(read_run(run_dir), settings)
+    def load(cls, run_dir: str | Path, settings: Settings,
+             finished_dir: str | Path | None = None) -> "ReportTables":
+        run = read_run(run_dir)
+        finished = None if finished_dir is None else read_run(finished_dir)
+        if finished is not None and not set(finished.games["game_id"]) & set(run.games["game_id"]):
+            raise InputError(f"The finished run {str(finished_dir)!r} holds none of the games of {str(run_dir)!r}: "
+                             "it must be the same collection scored with --finish play.")
+        return cls(run, settings, finished)
 
     @cached_property
     def games(self) -> pd.DataFrame:

@@ -11,17 +11,18 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from rulelab.analysis.divergence import COMMON_KOMI, compared_rows
-from rulelab.analysis.findings import MAIN_RULESETS, black_win_rates, cause_shares, pair_rates
+from rulelab.analysis.divergence import COMMON_KOMI, TODAY, compared_rows, todays_komi
+from rulelab.analysis.findings import MAIN_RULESETS, black_win_rates, cause_shares, pair_rates, parity_figures
 from rulelab.analysis.komi import headline_fair_komi
 from rulelab.analysis.outcomes import RECORD
-from rulelab.analysis.selection import OUTLIER_POINTS
+from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS
+from rulelab.analysis.strata import GAME_KINDS
 from rulelab.analysis.stats import wilson_interval
 from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.report.collection import has_servers
 from rulelab.report.explorer import life_methods, view_link
 from rulelab.report.front import record_agreement, term
-from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS
+from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS, finish_basis
 
 if TYPE_CHECKING:
     from rulelab.report.shared import ReportTables
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
 CAUSE_WORDS = {
     "komi": "komi (the komi the rulesets give the game differ)",
     "handicap": "handicap (White's compensation against the handicap stones area counting sees, net)",
-    "moves": "stones placed in play (who placed the last stone, and passes: the parity of area counting)",
+    "parity": "parity (who placed the last stone, which area counting sees, with the point of komi area "
+              "rules add to balance it)",
     "dame_filling": "dame filled before an area count",
     "seki_eyes": "seki eyes (counted by area rules, refused by Japanese rules)",
     "protective_moves": "protective moves owed (points territory rules refuse)",
@@ -45,21 +47,24 @@ CAUSE_WORDS = {
 
 def findings_section(tables: "ReportTables", out: Workspace) -> Section:
     scores, games = tables.run.scores, tables.run.games
-    settled = _settled_ids(tables)
-    trusted = tables.trusted.intersection(settled)
+    settled, even = _settled_ids(tables), _settled_ids(tables, EVEN)
+    trusted = tables.trusted.intersection(even)
     blocks = [Text(
-        f"Terms ({term('settled')}, {term('trusted')}, {term('komi basis')}, {term('outlier')}, ...) are "
-        f"defined once in the glossary. Here {len(trusted):,} of the {len(settled):,} settled games are trusted, "
-        f"{_share(len(trusted), len(settled), SETTLED | {'trusted': 1})}, and "
+        f"Terms ({term('settled')}, {term('even game')}, {term('trusted')}, {term('komi basis')}, "
+        f"{term('outlier')}, ...) are defined once in the glossary. The rulesets are compared on the "
+        f"{len(even):,} settled even games of the {len(settled):,} settled games: what the rulesets give a "
+        "handicap, one-stone or no-komi game is a convention of komi and compensation, not a count, and those "
+        f"games have a section of their own ([Game kinds](#kinds)). Here {len(trusted):,} of the even games are "
+        f"trusted, {share(len(trusted), len(even), SETTLED | {'even': 1, 'trusted': 1})}, and "
         f"[{len(tables.outliers):,}]({view_link(view='games', outlier=1, n=len(tables.outliers))}) counted "
         "games are outliers, left out of every comparison and every komi fit. 'The record' is what the SGF "
         "file itself says (result, komi). Intervals are 95% (Wilson for shares, Fieller for an identified fair "
         "komi). Each linked rate opens the game explorer on the rows it counts: the disagreements, or the "
         "games.")]
     present = [r for r in MAIN_RULESETS if r in set(scores["ruleset"])]
-    figures = {"rates": [], "causes": []}
-    for subset, label, keep in (("all", "all settled games", settled),
-                                ("trusted", "the trusted games", trusted)):
+    figures = {"rates": [], "causes": [], "reproduced": []}
+    for subset, label, keep in (("all", "the settled even games", even),
+                                ("trusted", "the trusted even games", trusted)):
         if keep.empty:
             blocks.append(Text(f"On {label}: none in this collection, so nothing to compare."))
             continue
@@ -67,36 +72,55 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
             blocks.append(Text(f"On {label}: not shown, since fewer than two of "
                                f"{', '.join(MAIN_RULESETS)} were scored."))
             continue
-        if subset == "trusted" and keep.equals(settled):
-            blocks.append(Text("Every settled game is trusted here: the figures above are the trusted "
+        if subset == "trusted" and keep.equals(even):
+            blocks.append(Text("Every settled even game is trusted here: the figures above are the trusted "
                                "games' too."))
             continue
         chosen = scores[scores["game_id"].isin(keep)]
-        rates, causes = pair_rates(chosen, games), cause_shares(chosen, games)
+        rates, causes = pair_rates(chosen, games, kind=EVEN), cause_shares(chosen, games, kind=EVEN)
         figures["rates"].append(rates.assign(subset=subset))
         figures["causes"].append(causes.assign(subset=subset))
         blocks += [Text(t) for t in _divergence_sentences(rates, causes, present, label, subset == "trusted")]
-        if subset == "all" and len(tables.outliers):
-            blocks.append(Text(_sensitivity_sentence(scores, games, rates, present)))
-    blocks.append(Text(_playout_sentence(scores, games)))
+        if subset == "all":
+            text, reproduced = _counting_error_sentence(scores, games, rates, present)
+            figures["reproduced"].append(reproduced.assign(subset=subset))
+            blocks.append(Text(text))
+            today = _today_sentence(scores, games, rates, present)
+            if today:
+                blocks.append(Text(today[0]))
+                figures["rates"].append(today[1].assign(subset=subset))
+            if len(tables.outliers):
+                blocks.append(Text(_sensitivity_sentence(scores, games, rates, present)))
+    parity_text, parity = _parity_sentence(tables, even)
+    blocks.append(Text(parity_text))
+    if not parity.empty:
+        figures["parity"] = [parity.assign(subset="all")]
+    blocks.append(Text(_playout_sentence(tables)))
     blocks += [Text(t) for t in _komi_sentences(tables)]
     blocks.append(Text(_trust_sentence(tables, settled)))
+    captions = {"rates": "Disagreement rates on even games per pair and margin band, as stated above",
+                "causes": "Main causes on even games, as stated above",
+                "reproduced": "Disagreement rates on the even games whose count reproduces the record "
+                              "(exactly, and within a point), as stated above",
+                "parity": "Parity on the settled even games, on the finished boards and as they stand"}
     for name, parts in figures.items():
         if parts:
             frame = pd.concat(parts, ignore_index=True)
             blocks.append(out.table(f"findings_{name}", frame[["subset", *frame.columns[:-1]]],
-                                    "Disagreement rates per pair and margin band, as stated above"
-                                    if name == "rates" else "Main causes, as stated above",
-                                    preview_rows=0))
+                                    captions[name], preview_rows=0))
     return Section("findings", "Findings", blocks)
+
+
+EVEN = GAME_KINDS[0]
+"""The kind of game the findings compare the rulesets on."""
 
 
 SETTLED = {"view": "games", "settled": 1, "outlier": 0}
 """The explorer's games view of the settled games the findings compare."""
 
 
-def _settled_ids(tables: "ReportTables") -> pd.Index:
-    rows = compared_rows(tables.run.scores, tables.run.games)
+def _settled_ids(tables: "ReportTables", kind: str | None = None) -> pd.Index:
+    rows = compared_rows(tables.run.scores, tables.run.games, kind=kind)
     return pd.Index(sorted(rows["game_id"].unique()), name="game_id")
 
 
@@ -104,7 +128,7 @@ def _points(value: float) -> str:
     return f"{value:g} point" + ("" if value == 1 else "s")
 
 
-def _share(k: float, n: int, view: dict | None = None, rows: int | None = None) -> str:
+def share(k: float, n: int, view: dict | None = None, rows: int | None = None) -> str:
     """``k`` of ``n`` as a share with its interval; linked to the explorer's rows behind it
     when ``view`` (:func:`~rulelab.report.explorer.view_link`'s filters) is given, ``rows``
     of them (``k`` unless a row counts other than one)."""
@@ -120,7 +144,7 @@ def _divergence_sentences(rates: pd.DataFrame, causes: pd.DataFrame, present: li
                           label: str, trusted: bool = False) -> list[str]:
     """How often ``present`` disagree, per pair and margin band, and why, in sentences;
     each rate linked to its disagreements in the explorer (the trusted games' when ``trusted``)."""
-    only = {"trusted": 1} if trusted else {}
+    only = {"even": 1} | ({"trusted": 1} if trusted else {})
 
     def games_of(basis: str, pair: str, **more) -> dict:
         return ({"basis": basis, "pair": "main", "per": "game"} if pair == "any" else
@@ -132,7 +156,7 @@ def _divergence_sentences(rates: pd.DataFrame, causes: pd.DataFrame, present: li
 
     def rate(basis: str, pair: str) -> str:
         row = whole.loc[(basis, pair)]
-        return _share(row["disagreements"], int(row["games"]), games_of(basis, pair))
+        return share(row["disagreements"], int(row["games"]), games_of(basis, pair))
 
     own = next(b for b in dict.fromkeys(whole.index.get_level_values("komi_basis")) if b != "common")
     standard, common = whole.loc[(own, "any")], whole.loc[("common", "any")]
@@ -150,7 +174,7 @@ def _divergence_sentences(rates: pd.DataFrame, causes: pd.DataFrame, present: li
     if not bands.empty:
         text += (" By how close the game was (the smaller absolute margin at common komi): "
                  + "; ".join(f"{row.band}: "
-                             f"{_share(row.disagreements, row.games, games_of('common', 'any', band=row.band))} "
+                             f"{share(row.disagreements, row.games, games_of('common', 'any', band=row.band))} "
                              f"of {row.games:,}"
                              for row in bands.itertuples()) + ".")
     sentences = [text]
@@ -168,20 +192,129 @@ def _divergence_sentences(rates: pd.DataFrame, causes: pd.DataFrame, present: li
     return sentences
 
 
+def _counting_error_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFrame,
+                             present: list[str]) -> tuple[str, pd.DataFrame]:
+    """The even-game rates of ``present`` again on the games whose count reproduces the
+    record exactly and within :data:`REPRODUCED_POINTS`, each pair whose disagreements vanish
+    there named: its difference is not shown beyond counting error. Returns the sentence and
+    the rates (``within``: points)."""
+    tables = {within: pair_rates(scores, games, present, kind=EVEN, within=within)
+              for within in (0.0, REPRODUCED_POINTS)}
+
+    def whole(table: pd.DataFrame) -> pd.DataFrame:
+        return table[(table["komi_basis"] != "common") & (table["band"] == "all")].set_index("pair")
+
+    exact, near, every = whole(tables[0.0]), whole(tables[REPRODUCED_POINTS]), whole(rates)
+    if exact.empty or every.empty or not int(every.loc["any", "games"]):
+        return "Inside the counting error: no even game to compare.", pd.DataFrame()
+    basis = every.loc["any", "komi_basis"]
+    view = {"basis": basis, "pair": "main", "per": "game", "even": 1}
+    text = ("Inside the counting error: a count that misses the record by a point can turn a close game, "
+            "so the comparison is repeated on the even games whose count under the record's own rules "
+            f"reproduces the recorded margin. The rulesets name different winners on "
+            f"{_counted(exact.loc['any'], view | {'reproduced': 'exactly'})} of the "
+            f"{int(exact.loc['any', 'games']):,} reproduced exactly and on "
+            f"{_counted(near.loc['any'], view | {'reproduced': 'within'})} of the "
+            f"{int(near.loc['any', 'games']):,} within {_points(REPRODUCED_POINTS)}, against "
+            f"{_counted(every.loc['any'], view)} of all {int(every.loc['any', 'games']):,} settled even games "
+            f"({basis} komi).")
+    vanish = [p.replace("–", " vs ") for p in exact.index
+              if p != "any" and exact.loc[p, "games"] and not exact.loc[p, "disagreements"]
+              and every.loc[p, "disagreements"]]
+    if vanish:
+        text += (f" {', '.join(vanish)}: 0 disagreements on the games reproduced exactly, an interval that "
+                 "includes no difference at all: no difference beyond counting error is shown.")
+    frame = pd.concat([table.assign(within=within) for within, table in tables.items()], ignore_index=True)
+    return text, frame
+
+
+def _parity_sentence(tables: "ReportTables", even: pd.Index) -> tuple[str, pd.DataFrame]:
+    """Who fills the last dame, as a reported quantity: on the finished boards (this run where
+    it was counted on them, else the run given with ``--finished``), and on the board as it
+    stands as a sensitivity row. Returns the sentence and the figures (``basis``)."""
+    runs = {counted_on(tables.run): tables.run}
+    if tables.finished is not None:
+        runs.setdefault(counted_on(tables.finished), tables.finished)
+    figures = {basis: parity_figures(run.scores, run.games, even) for basis, run in runs.items()}
+    frame = pd.concat([table.assign(basis=basis) for basis, table in figures.items()], ignore_index=True)
+    if frame.empty or not frame["games"].max():
+        return "Parity: not shown, since no settled even game was scored under Chinese, NZ or Ing rules.", frame
+
+    def words(table: pd.DataFrame) -> str:
+        rows = table.set_index("figure")
+        said = {"last dame decides": "the last dame decides the Chinese result (a margin of ½ point either way) on",
+                "nz draws": "NZ rules (komi 7) draw", "ing tie wins": "Ing rules (komi 8) give Black a tie on"}
+        return "; ".join(f"{said[f]} {int(rows.loc[f, 'count']):,} of {int(rows.loc[f, 'games']):,}, "
+                         f"{share(rows.loc[f, 'count'], int(rows.loc[f, 'games']))}" for f in said if f in rows.index)
+
+    finished, standing = figures.get("play"), figures.get("none")
+    if finished is not None:
+        source = ("this run" if counted_on(tables.run) == "play"
+                  else f"the run '{tables.finished.name}', the same collection scored with --finish play")
+        text = (f"Parity, who fills the last dame: on the finished boards ({source}: the last dame, protective "
+                f"moves and ko played out before the count), {words(finished)} — the draws and tie wins that "
+                "survive the finish.")
+        if standing is not None:
+            text += (f" On the board as it stands (open dame counted for nobody, as KGS counts; a sensitivity "
+                     f"row): {words(standing)}.")
+        return text, frame
+    where = ("on the board as it stands (open dame counted for nobody)" if standing is not None else
+             "on the boards as this run counted them (finished for some sources, as they stand for others)")
+    text = (f"Parity, who fills the last dame, {where}: "
+            f"{words(next(iter(figures.values())))}. Under the rules "
+            "the dame would be filled before the count; the finished basis needs the collection scored again "
+            "with `--finish play` and given to the report with `rulelab report RUN OUT --finished RUN2`.")
+    return text, frame
+
+
+def counted_on(run) -> str:
+    """The finish basis (:data:`~rulelab.rules.FINISH_BASES`) a run's games were counted on:
+    ``'play'``, ``'none'``, or ``'mixed'`` when its sources differ."""
+    option = run.table_metadata.get("scores.parquet", {}).get("options", {}).get("finish", "auto")
+    sources = run.games["source"].astype(object).where(run.games["source"].notna(), None).unique()
+    bases = {finish_basis(source, option) for source in sources}
+    return bases.pop() if len(bases) == 1 else "mixed"
+
+
+def _today_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFrame,
+                    present: list[str]) -> tuple[str, pd.DataFrame] | None:
+    """The even-game rates at today's komi (:data:`~rulelab.analysis.divergence.TODAY`), a
+    counterfactual labelled as one, beside the era's; None where no game has an era komi."""
+    rows = compared_rows(scores, games, kind=EVEN)
+    if rows.empty or (todays_komi(rows, games) == pd.to_numeric(rows["komi"]).to_numpy(float)).all():
+        return None
+    today = pair_rates(scores, games, present, kind=EVEN, bases=(TODAY,))
+    whole = today[today["band"] == "all"].set_index("pair")
+    era = rates[(rates["komi_basis"] == "standard") & (rates["band"] == "all")].set_index("pair")
+    komi = ", ".join(f"{r} {PRESETS[r].komi:g}" for r in present if r in PRESETS)
+    text = (f"Today's komi, a counterfactual kept apart from the standard basis: with every even game at the "
+            f"komi of today's presets ({komi}) whatever its year, the rulesets name different winners on "
+            f"{_counted(whole.loc['any'])} of {int(whole.loc['any', 'games']):,} games, against "
+            f"{_counted(era.loc['any'])} at the komi of each game's era. By pair (era → today): "
+            + "; ".join(f"{p.replace('–', ' vs ')} {share(era.loc[p, 'disagreements'], int(era.loc[p, 'games']))} → "
+                        f"{share(whole.loc[p, 'disagreements'], int(whole.loc[p, 'games']))}"
+                        for p in whole.index if p != "any" and p in era.index) + ".")
+    return text, today
+
+
+def _counted(row: pd.Series, view: dict | None = None) -> str:
+    """``k`` games, their share and interval, of a pair-rates row (linked to ``view``)."""
+    return f"{int(row['disagreements']):,}, {share(row['disagreements'], int(row['games']), view)}"
+
+
 def _sensitivity_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFrame,
                           present: list[str]) -> str:
     """The disagreement rate of ``present`` with the outliers kept, beside the rate without them."""
-    kept = pair_rates(scores, games, present, keep_outliers=True)
+    kept = pair_rates(scores, games, present, keep_outliers=True, kind=EVEN)
     def overall(table: pd.DataFrame) -> pd.Series:
         return table[(table["komi_basis"] != "common") & (table["pair"] == "any") & (table["band"] == "all")].iloc[0]
 
     without, with_them = overall(rates), overall(kept)
-    diverging = {"view": "games", "diverges": with_them["komi_basis"]}
-    return (f"Sensitivity: keeping the {int(with_them['games'] - without['games']):,} settled games whose "
+    return (f"Sensitivity: keeping the {int(with_them['games'] - without['games']):,} settled even games whose "
             f"count misses the record by more than {OUTLIER_POINTS:g} points, the rulesets would name "
-            f"different winners on {_share(with_them['disagreements'], int(with_them['games']), diverging)} of "
+            f"different winners on {share(with_them['disagreements'], int(with_them['games']))} of "
             f"{int(with_them['games']):,} games, against "
-            f"{_share(without['disagreements'], int(without['games']), diverging | {'outlier': 0})} without them.")
+            f"{share(without['disagreements'], int(without['games']))} without them.")
 
 
 def basis_words(basis: str, rulesets) -> str:
@@ -198,24 +331,34 @@ def basis_words(basis: str, rulesets) -> str:
               "compensation)")
 
 
-def _playout_sentence(scores: pd.DataFrame, games: pd.DataFrame) -> str:
-    """Tromp–Taylor against Chinese counting on even games at the common komi: what
-    the play-out model leaves of the difference between them."""
+def _playout_sentence(tables: "ReportTables") -> str:
+    """Tromp–Taylor against Chinese counting on even games at the common komi, said for what
+    it is: under the play-out model 'captured' their agreement holds by construction."""
+    scores, games = tables.run.scores, tables.run.games
     pair = ("chinese", "tromp-taylor")
     if not set(pair) <= set(scores["ruleset"]):
         return "Tromp–Taylor against Chinese counting: not shown, since the run did not score both."
-    even = games.loc[pd.to_numeric(games["handicap"], errors="coerce").fillna(0).eq(0), "game_id"]
-    rates = pair_rates(scores[scores["game_id"].isin(even)], games, pair)
+    rates = pair_rates(scores, games, pair, kind=EVEN)
     row = rates[(rates["komi_basis"] == "common") & (rates["pair"] == "any") & (rates["band"] == "all")]
     if row.empty or int(row["games"].iloc[0]) == 0:
-        return "Tromp–Taylor against Chinese counting: no settled game without handicap stones to compare."
+        return "Tromp–Taylor against Chinese counting: no settled even game to compare."
     row = row.iloc[0]
-    return (f"Tromp–Taylor and Chinese counting, at komi {COMMON_KOMI:g} on the {int(row['games']):,} "
-            f"settled games without handicap stones, name different winners on {int(row['disagreements']):,}, "
-            f"{_share(row['disagreements'], row['games'], {'basis': 'common', 'pair': '–'.join(pair), 'even': 1})}: "
-            "once the dead stones are captured in play "
-            "(see How the games are counted), the two count an even game alike — Chinese rules split "
-            "the liberties shared in a seki evenly, which leaves the margin where it was.")
+    text = (f"Tromp–Taylor and Chinese counting, at komi {COMMON_KOMI:g} on the {int(row['games']):,} "
+            f"settled even games, name different winners on {int(row['disagreements']):,}, "
+            f"{share(row['disagreements'], row['games'], {'basis': 'common', 'pair': '–'.join(pair), 'even': 1})}")
+    if playout_model(tables) == "as-is":
+        return text + (": on the board as it stands (play-out model 'as-is'), so each disagreement is a "
+                       "record that stops with dead stones on the board, which Tromp–Taylor counts as alive.")
+    return text + (". This holds by construction, not as evidence: under the play-out model 'captured' the "
+                   "dead stones are captured before Tromp–Taylor counts, which leaves the area count of "
+                   "Chinese rules (see How the games are counted); a disagreement left is a seki's shared "
+                   "liberties or a dead-stone verdict the two read differently. "
+                   "`rulelab score --playout as-is` counts the board as it stands instead.")
+
+
+def playout_model(tables: "ReportTables") -> str | None:
+    """The play-out model the run's scores were made with (None when it recorded none)."""
+    return tables.run.table_metadata.get("scores.parquet", {}).get("options", {}).get("playout")
 
 
 def _komi_sentences(tables: "ReportTables") -> list[str]:
@@ -260,7 +403,7 @@ def _black_share(records: pd.DataFrame, komi: float, black: float, games: int, n
     winners = records.loc[records["komi"] == komi, "winner"]
     view = {"view": "games", "fit": 1, "komi": f"{komi:g}", **only}
     wins, draws = int(winners.eq("B").sum()), int(winners.eq("draw").sum())
-    text = f"{_share(black, int(games), view | {'winner': 'B'}, rows=wins)} of {f'{int(games):,} {noun}'.strip()}"
+    text = f"{share(black, int(games), view | {'winner': 'B'}, rows=wins)} of {f'{int(games):,} {noun}'.strip()}"
     if draws:
         text += (f" ([{draws} draw{'s' if draws > 1 else ''}]({view_link(**view, winner='draw', n=draws)}) "
                  "counted half)")
@@ -313,7 +456,7 @@ def _trust_sentence(tables: "ReportTables", settled: pd.Index) -> str:
     scores = tables.run.scores
     methods = life_methods(scores).reindex(settled).dropna().value_counts()
     n = int(methods.sum())
-    sources = (", ".join(f"{method} on {_share(count, n, SETTLED | {'life': method})}"
+    sources = (", ".join(f"{method} on {share(count, n, SETTLED | {'life': method})}"
                          for method, count in methods.items())
                + " of the settled games") if n else "none, as no game is settled"
     text = f"How far to trust this: dead stones come from markup, proof or playouts (estimate): {sources}."
@@ -321,9 +464,9 @@ def _trust_sentence(tables: "ReportTables", settled: pd.Index) -> str:
     if not gaps.empty:
         agree, counted = record_agreement(tables)
         text += (f" On the {counted:,} games the players counted, rulelab's count under the record's own "
-                 f"rules names the recorded winner on {_share(agree, counted, {'view': 'games', 'same': 1})} and "
+                 f"rules names the recorded winner on {share(agree, counted, {'view': 'games', 'same': 1})} and "
                  "reproduces the recorded margin exactly on "
-                 f"{_share(int((gaps['gap'] == 0).sum()), len(gaps), {'view': 'games', 'reproduced': 'exactly'})}; "
+                 f"{share(int((gaps['gap'] == 0).sum()), len(gaps), {'view': 'games', 'reproduced': 'exactly'})}; "
                  f"the median gap is {_points(gaps['gap'].abs().median())}. Records that stop before the "
                  "dame are filled or the dead stones removed are where the two part.")
     else:
@@ -333,8 +476,7 @@ def _trust_sentence(tables: "ReportTables", settled: pd.Index) -> str:
 
 def model_section(tables: "ReportTables", out: Workspace) -> Section:
     """The modelling choices the counts rest on, each stated once."""
-    options = tables.run.table_metadata.get("scores.parquet", {}).get("options", {})
-    playout = options.get("playout")
+    playout = playout_model(tables)
     played = ("after the dead stones are captured (play-out model 'captured': under those rules the "
               "game would have gone on until they were, which moves no point of an area or stone "
               "count; each capture costs only moves, answered by the opponent's or by passes)"

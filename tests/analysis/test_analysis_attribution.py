@@ -36,15 +36,17 @@ def test_parts_add_up_exactly_and_nothing_is_unexplained(table):
 
 
 @pytest.mark.parametrize("game, a, b, expected, cause", [
-    # board margin 7, White filled the last dame: only komi separates 7.5 from 6.5
-    ("g_last_dame", "chinese", "japanese", {"komi": -1.0}, "komi"),
-    ("g_last_dame", "ing", "japanese", {"komi": -1.5}, "komi"),
-    # two seki eyes count under area scoring only; komi goes the other way
-    ("g_seki", "chinese", "japanese", {"komi": -1.0, "seki_eyes": 2.0}, "seki_eyes"),
+    # board margin 7, White filled the last dame: the point of komi area rules add for the
+    # last stone is not balanced by one, one mechanism (parity); Ing's half point more is komi
+    ("g_last_dame", "chinese", "japanese", {"parity": -1.0}, "parity"),
+    ("g_last_dame", "ing", "japanese", {"komi": -0.5, "parity": -1.0}, "combined"),
+    # two seki eyes count under area scoring only; parity goes the other way
+    ("g_seki", "chinese", "japanese", {"parity": -1.0, "seki_eyes": 2.0}, "seki_eyes"),
     # Chinese gives White 2 points for 2 handicap stones, Ing (as preset here) none
     ("g_handicap", "chinese", "ing", {"komi": 0.5, "handicap": -2.0}, "handicap"),
-    # area counts the 2 handicap stones and Black's last stone; territory does not
-    ("g_handicap", "ing", "japanese", {"komi": -1.5, "handicap": 2.0, "moves": 1.0}, "handicap"),
+    # area counts the 2 handicap stones and Black's last stone; territory does not (a handicap
+    # game: its komi is no parity point)
+    ("g_handicap", "ing", "japanese", {"komi": -1.5, "handicap": 2.0, "parity": 1.0}, "handicap"),
     # Tromp–Taylor leaves two dead stones on the board: their region turns neutral
     ("g_dead", "chinese", "tromp-taylor", {"dead_stones": 8.0}, "dead_stones"),
 ])
@@ -75,7 +77,7 @@ def test_dame_filled_by_policy_is_its_own_cause():
     open_ = score_row("g", "japanese", "territory", 6.5, stones=(40, 36), surrounded=(3, 0),
                       prisoners=(6, 2), dame=1)
     row = attribute(pd.DataFrame([filled, open_]), only_disagreeing=False).iloc[0]
-    assert nonzero(row) == {"komi": -1.0, "dame_filling": 1.0}
+    assert nonzero(row) == {"parity": -1.0, "dame_filling": 1.0}
 
 
 def test_protective_moves_and_group_tax():
@@ -84,14 +86,14 @@ def test_protective_moves_and_group_tax():
             score_row("g", "stone-scoring", "area", 7.5, tax=(4, 6), **counts),
             score_row("g", "japanese", "territory", 6.5, owed=(1, 0), **counts)]
     table = attribute(pd.DataFrame(rows), only_disagreeing=False)
-    assert nonzero(parts_of(table, "g", "chinese", "japanese")) == {"komi": -1.0, "protective_moves": 1.0}
+    assert nonzero(parts_of(table, "g", "chinese", "japanese")) == {"parity": -1.0, "protective_moves": 1.0}
     assert nonzero(parts_of(table, "g", "chinese", "stone-scoring")) == {"group_tax": -2.0}
 
 
-def test_without_games_handicap_stones_are_counted_with_moves():
+def test_without_games_handicap_stones_are_counted_with_parity():
     _, scores = collection()
     row = parts_of(attribute(scores), "g_handicap", "ing", "japanese")
-    assert nonzero(row) == {"komi": -1.5, "moves": 3.0}
+    assert nonzero(row) == {"komi": -0.5, "parity": 2.0}
 
 
 def test_a_margin_the_breakdown_cannot_explain_is_kept_apart():
@@ -109,7 +111,7 @@ def test_summary_and_clearest_examples(table):
     seki = summary[(summary.ruleset_a == "chinese") & (summary.main_cause == "seki_eyes")].iloc[0]
     assert (seki.games, seki.mean_part) == (1, 2.0)
     examples = clearest_examples(table, per_cause=1)
-    assert examples.cause.tolist() == sorted(set(table.main_cause))
+    assert examples.cause.tolist() == sorted(set(table.main_cause) - {"combined"})
     handicap = examples[examples.cause == "handicap"].iloc[0]
     # Chinese against Ing: the compensation alone (against Japanese, moves moved a point alongside)
     assert (handicap.ruleset_b, handicap.clarity) == ("ing", 1.0)
@@ -206,7 +208,7 @@ def test_parts_that_cancel_by_design_are_one_mechanism():
     games = pd.DataFrame({"game_id": ["g"], "status": ["ok"], "handicap": [2]})
     assert ledger(pd.DataFrame(rows), games)[["handicap_bonus", "handicap_stones"]].iloc[0].tolist() == [-2, 2]
     row = attribute(pd.DataFrame(rows), games).iloc[0]
-    assert (row.winner_a, row.winner_b, nonzero(row), row.main_cause) == ("B", "W", {"moves": 1.0}, "moves")
+    assert (row.winner_a, row.winner_b, nonzero(row), row.main_cause) == ("B", "W", {"parity": 1.0}, "parity")
 
 
 def test_no_single_part_flips_the_verdict_then_the_cause_is_combined():
@@ -231,7 +233,7 @@ def test_a_group_the_rules_decide_differently_is_the_status_part():
                     dead_black=11, status_effect=-24.0)
     chinese["status_effect"] = 0.0
     row = attribute(pd.DataFrame([chinese, japanese])).iloc[0]
-    assert nonzero(row) == {"komi": -1.0, "moves": 1.0, "status": 24.0}
+    assert nonzero(row) == {"status": 24.0}
     assert row.main_cause == "status" and row[list(PARTS)].sum() == row.difference
 
 

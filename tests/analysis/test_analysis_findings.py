@@ -5,8 +5,8 @@ import pytest
 from analysis_tables import collection, score_row, write_run
 
 from rulelab.analysis.conventions import convention_agreement
-from rulelab.analysis.findings import (black_win_rates, cause_shares, pair_rates,
-                                       trusted_games)
+from rulelab.analysis.findings import (black_win_rates, cause_shares, handicap_readings, pair_rates,
+                                       parity_figures, trusted_games)
 from rulelab.analysis.selection import OUTLIER_POINTS, record_gaps
 from rulelab.report.build import write_section
 
@@ -29,10 +29,13 @@ def test_rates_per_pair_and_band_on_both_komi_bases():
     assert row(rates, "standard", "any", "> 10 points").disagreements == 0  # g_agree: 25 points
 
 
-def test_cause_shares_move_from_komi_to_the_counting():
+def test_cause_shares_move_from_parity_to_the_counting():
+    """The last dame filled by White is parity at each ruleset's komi (Chinese 7.5 against
+    Japanese 6.5), and nothing at one common komi, where the other mechanisms remain."""
     games, scores = collection()
     shares = cause_shares(scores, games).set_index(["komi_basis", "main_cause"])["disagreements"]
-    assert shares["standard", "komi"] == 2 and ("common", "komi") not in shares.index
+    assert shares["standard", "parity"] == 1 and ("common", "parity") not in shares.index
+    assert ("standard", "komi") not in shares.index
     assert shares["common", "seki_eyes"] == 2
     assert cause_shares(scores, games).groupby("komi_basis").share.sum().tolist() == [1.0, 1.0]
 
@@ -66,14 +69,16 @@ def test_black_win_rate_at_each_komi_in_use():
 def test_findings_state_numbers_with_intervals(tmp_path):
     run = write_run(tmp_path / "run", *collection())
     text = write_section("findings", run, tmp_path / "out", n_boot=0).read_text()
-    assert ("Chinese, Japanese and Ing rules name different winners on 3 games, "
-            "[60.0%](explorer.html#basis=standard&pair=main&per=game&n=3) (23.1%–88.2%)") in text
-    assert ("at one common komi of 7.5, where only the counting differs, on 2, "
-            "[40.0%](explorer.html#basis=common&pair=main&per=game&n=2)") in text
-    assert "Every settled game is trusted here" in text  # every constructed game has markup
-    assert "On the trusted games (5)" not in text  # so their figures are not said twice
-    assert "Tromp–Taylor and Chinese counting" in text
-    assert "komi (the komi the rulesets give the game differ)" in text
+    # the four even games; the handicap game is in the section of its kind
+    assert ("Chinese, Japanese and Ing rules name different winners on 2 games, "
+            "[50.0%](explorer.html#basis=standard&pair=main&per=game&even=1&n=2)") in text
+    assert ("at one common komi of 7.5, where only the counting differs, on 1, "
+            "[25.0%](explorer.html#basis=common&pair=main&per=game&even=1&n=1)") in text
+    assert "Every settled even game is trusted here" in text  # every constructed game has markup
+    assert "On the trusted even games" not in text  # so their figures are not said twice
+    assert "Tromp–Taylor and Chinese counting" in text and "holds by construction" in text
+    assert "parity (who placed the last stone" in text
+    assert "Parity, who fills the last dame" in text and "Inside the counting error" in text
 
 
 def test_conventions_say_which_handicap_and_owed_points_records_follow():
@@ -93,3 +98,31 @@ def test_conventions_say_which_handicap_and_owed_points_records_follow():
     assert table.loc[("protective_moves", "refused"), ["exact", "in_use"]].tolist() == [1.0, True]
     assert table.loc[("protective_moves", "counted"), "exact"] == 0.0
     assert (table["games"] == 1).all()
+
+
+def test_each_reading_of_a_disputed_compensation_is_a_row_of_its_own():
+    """The constructed handicap game: Ing without compensation (its preset) names another winner
+    than Chinese and Japanese; with N points, the reading OGS uses, it agrees with both."""
+    games, scores = collection()
+    readings = handicap_readings(scores, games).set_index(["compensation", "pair"])
+    assert readings.loc[("0", "chinese–ing"), ["games", "disagreements", "default"]].tolist() == [1, 1, True]
+    assert readings.loc[("N", "any"), ["games", "disagreements", "default"]].tolist() == [1, 0, False]
+    assert readings["source"].str.contains("docs/RULES.md").all()
+
+
+def test_parity_figures_count_the_last_dame_and_ing_ties_on_even_games():
+    """Of the four even games, two are Chinese ±½ (the last dame decides), and one is an Ing tie
+    Black wins; the handicap game is not counted."""
+    games, scores = collection()
+    figures = parity_figures(scores, games).set_index("figure")
+    assert figures.loc["last dame decides", ["games", "count"]].tolist() == [4, 2]
+    assert figures.loc["ing tie wins", ["games", "count"]].tolist() == [4, 1]
+
+
+def test_the_headline_is_on_even_games_only():
+    games, scores = collection()
+    even = pair_rates(scores, games, kind="even")
+    every = pair_rates(scores, games)
+    total = {kind: table.query("pair == 'any' and band == 'all' and komi_basis == 'standard'")["games"].item()
+             for kind, table in (("even", even), ("all", every))}
+    assert total == {"even": 4, "all": 5}

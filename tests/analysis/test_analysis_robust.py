@@ -85,7 +85,7 @@ def test_a_rate_of_zero_in_three_games_draws_its_interval():
 def test_sections_that_do_not_apply_say_why(tmp_path):
     nothing = (built(tmp_path / "a", COLLECTIONS["nothing readable"]) / "report.md").read_text()
     assert "Not shown: no game is both settled and scored under two rulesets." in nothing
-    assert "On all settled games: none in this collection" in nothing
+    assert "On the settled even games: none in this collection" in nothing
     resigned = (built(tmp_path / "b", COLLECTIONS["nothing counted"]) / "report.md").read_text()
     assert "Not shown: no counted even 9x9 game." in resigned
 

@@ -49,9 +49,10 @@ def test_help_lists_rulesets_life_methods_and_engines(command, capsys):
 
 
 def test_report_builds_the_report_of_a_run(collection, tmp_path, capsys, monkeypatch):
-    built = []
+    built, finished_runs = [], []
     monkeypatch.setattr("rulelab.report.build.build_report",
-                        lambda run, out: built.append((run, out)) or out / "index.html")
+                        lambda run, out, finished=None: built.append((run, out)) or finished_runs.append(finished)
+                        or out / "index.html")
     run = tmp_path / "run"
     run.mkdir()
     for table in ("games.parquet", "scores.parquet"):
@@ -60,6 +61,12 @@ def test_report_builds_the_report_of_a_run(collection, tmp_path, capsys, monkeyp
     assert built == [(run, tmp_path / "run-report")]
     assert main(["report", str(run), str(tmp_path / "elsewhere")]) == 0
     assert built[-1] == (run, tmp_path / "elsewhere")
+    finished = tmp_path / "finished"
+    finished.mkdir()
+    for table in ("games.parquet", "scores.parquet"):
+        (finished / table).touch()
+    assert main(["report", str(run), str(tmp_path / "elsewhere"), "--finished", str(finished)]) == 0
+    assert finished_runs == [None, None, finished]
     assert capsys.readouterr().out.startswith(f"report: {tmp_path / 'run-report' / 'index.html'}")
 
 

@@ -236,3 +236,37 @@ def test_the_compared_view_gives_the_reports_disagreements(run, basis, winner):
                       "USING (game_id) WHERE a.ruleset < b.ruleset GROUP BY ALL ORDER BY ALL").df()
     assert expected["disagreements"].sum() > 0
     pd.testing.assert_frame_equal(got, expected.reset_index(drop=True), check_dtype=False)
+
+
+@pytest.mark.parametrize("basis, winner", [("standard", "winner"), ("common", "winner_common")])
+def test_a_plain_query_of_the_compared_view_gives_the_headline_pair_rates(run, basis, winner):
+    """The findings compare even games: ``WHERE game_kind = 'even'`` gives their pair rates
+    to the last digit, and ``record_gap = 0`` those on the games reproduced exactly."""
+    import rulelab
+    from rulelab.analysis.findings import pair_rates
+
+    tables = rulelab.analysis.read_run(run)
+    for where, within in (("", None), ("AND a.record_gap = 0", 0.0)):
+        rates = pair_rates(tables.scores, tables.games, kind="even", within=within)
+        rates = rates[(rates["band"] == "all") & (rates["pair"] != "any")
+                      & ((rates["komi_basis"] == "common") == (basis == "common"))]
+        expected = rates.assign(pair=rates["pair"].str.replace("–", "-"))[["pair", "games", "disagreements"]]
+        with rulelab.connect(run) as con:
+            got = con.sql(f"SELECT a.ruleset || '-' || b.ruleset AS pair, count(*) AS games, "
+                          f"sum((a.{winner} <> b.{winner})::INT) AS disagreements FROM compared a JOIN compared b "
+                          f"USING (game_id) WHERE a.game_kind = 'even' {where} AND (a.ruleset, b.ruleset) IN "
+                          "(('chinese', 'japanese'), ('chinese', 'ing'), ('japanese', 'ing')) GROUP BY ALL").df()
+        got = got.set_index("pair").reindex(expected["pair"]).reset_index()
+        assert within is not None or expected["games"].sum() > 0
+        pd.testing.assert_frame_equal(got, expected.reset_index(drop=True), check_dtype=False)
+
+
+def test_no_komi_records_face_the_outlier_rule():
+    """A counted record without komi is tested on its margin itself (the margin before komi)."""
+    from rulelab.analysis.selection import record_gaps
+
+    games = pd.DataFrame({"game_id": ["a", "b"], "status": "ok", "result_kind": "counted",
+                          "result_winner": ["B", "B"], "result_margin": [4.0, 4.5], "komi": [np.nan, np.nan]})
+    scores = pd.DataFrame({"game_id": ["a", "b"], "komi_source": "record", "margin_before_komi": [4.0, -35.5]})
+    gaps = record_gaps(scores, games)
+    assert gaps["gap"].tolist() == [0.0, -40.0] and gaps["outlier"].tolist() == [False, True]

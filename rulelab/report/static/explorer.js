@@ -12,7 +12,7 @@ DATA.game_rows = objects(DATA.game_columns, DATA.game_rows);
 for (const row of DATA.game_rows) {  // a coded column's cell is an index into its values
   for (const [name, values] of Object.entries(DATA.game_values)) if (row[name] !== null) row[name] = values[row[name]];
 }
-const FILTERS = ["basis", "pair", "cause", "band", "trusted", "even", "source", "per"];
+const FILTERS = ["basis", "pair", "cause", "band", "trusted", "even", "reproduced", "source", "per"];
 const COLUMNS = [
   ["komi_basis", "komi basis"], ["game_id", "game"], ["pair", "rulesets a / b"], ["verdicts", "winners a / b"],
   ["main_cause", "main cause"], ["difference", "margin a − b"], ["settled", "settled"],
@@ -20,16 +20,17 @@ const COLUMNS = [
 ];
 // The games view: each filter is a column of DATA.game_rows, chosen by its value
 // ("1"/"0" for yes/no); "diverges" holds the komi bases a game diverges on, and matches any.
-const GAME_FILTERS = ["komi", "winner", "fit", "equal", "settled", "outlier", "trusted", "life", "reproduced",
+const GAME_FILTERS = ["komi", "winner", "fit", "equal", "settled", "outlier", "trusted", "even", "life", "reproduced",
   "same", "diverges", "source"];
 const GAME_COLUMNS = [
   ["game_id", "game"], ["source", "source"], ["year", "year"], ["players", "black – white"], ["komi", "komi"],
   ["result", "result"], ["winner", "winner"], ["fit", "fair-komi game"], ["equal", "equal ranks"],
-  ["settled", "settled"], ["outlier", "outlier"], ["trusted", "trusted"], ["life", "dead stones by"],
+  ["settled", "settled"], ["outlier", "outlier"], ["trusted", "trusted"], ["even", "even game"],
+  ["life", "dead stones by"],
   ["reproduced", "reproduces record"], ["same", "same winner as record"], ["diverges", "diverges at"],
 ];
 const GAME_TITLES = Object.fromEntries(GAME_COLUMNS);
-const YES_NO = new Set(["fit", "equal", "settled", "outlier", "trusted", "same"]);
+const YES_NO = new Set(["fit", "equal", "settled", "outlier", "trusted", "even", "same"]);
 const FILTER_NAMES = { trusted: "trusted only", even: "even games only", per: "one row per game", pair: "pair" };
 const SVG = "http://www.w3.org/2000/svg";
 const state = { sort: "row", descending: false, game: null, row: null, ruleset: null, view: null };
@@ -87,6 +88,9 @@ function matches(row, chosen) {
   if (get("cause") && row.main_cause !== get("cause")) return false;
   if (get("trusted") === "1" && !row.trusted) return false;
   if (get("even") === "1" && !row.even) return false;
+  // "within": the count gives the record within a point, exactly included
+  if (get("reproduced") && !(row.reproduced === get("reproduced")
+      || (get("reproduced") === "within" && ["exactly", "within 1 point"].includes(row.reproduced)))) return false;
   if (get("source") && row.source !== get("source")) return false;
   const close = get("per") === "game" ? row.close_main : row.close_pair;
   if (get("band") && !inBand(close, get("band"))) return false;
@@ -124,7 +128,7 @@ function filterOptions(view) {
     pair: ["main", ...new Set(DATA.rows.map((r) => r.pair))],
     cause: [...new Set(DATA.rows.map((r) => r.main_cause))].sort(),
     band: DATA.bands,
-    trusted: ["1"], even: ["1"],
+    trusted: ["1"], even: ["1"], reproduced: ["exactly", "within"],
     source: [...new Set(DATA.rows.map((r) => r.source))].sort(),
     per: ["game"],
   };
