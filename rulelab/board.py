@@ -40,8 +40,9 @@ WALL = 3
 """Border sentinel of a padded board: neither a colour nor empty."""
 NO_POINT = -1
 """Index meaning "no point" (no ko, a pass)."""
-MIN_SIZE, MAX_SIZE = 2, 25
-"""Board sides rulelab supports, rows and columns alike."""
+MIN_SIZE, MAX_SIZE = 1, 52
+"""Board sides rulelab supports, rows and columns alike: every board SGF can write
+(``SZ[1]`` to ``SZ[52]``, and rectangles ``SZ[cols:rows]`` one point wide or more)."""
 
 SUICIDE_NONE, SUICIDE_MULTI, SUICIDE_ANY = 0, 1, 2
 """Suicide rules: forbidden; legal for two or more stones (Ing); always legal (NZ, TT)."""
@@ -56,7 +57,7 @@ _LIBERTY_MARK = 8
 
 
 def check_board_size(rows: int, cols: int) -> None:
-    """Raise :class:`~rulelab.errors.GameError` unless both sides are integers in 2..25."""
+    """Raise :class:`~rulelab.errors.GameError` unless both sides are integers in 1..52."""
     if not all(isinstance(n, (int, np.integer)) and MIN_SIZE <= n <= MAX_SIZE for n in (rows, cols)):
         raise GameError(f"board size must be {MIN_SIZE}..{MAX_SIZE} on each side; got {rows}x{cols}")
 

@@ -71,7 +71,7 @@ def random_legal_game(rows: int, cols: int, n_moves: int, seed: int, *,
     Parameters
     ----------
     rows, cols : int
-        Board size, each 2..25.
+        Board size, each 1..52.
     n_moves : int
         Moves to generate at most (passes included); fewer when both sides run out
         of moves, which ends the game with two passes.

@@ -13,6 +13,17 @@ import numpy as np
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 COLOUR_NAME = {BLACK: "B", WHITE: "W"}
+SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+"""SGF's coordinate letters: line 1 is ``a``, line 27 ``A``, line 52 ``Z`` (FF[4])."""
+
+
+def sgf_point(row: int, col: int) -> str:
+    """The SGF value of point ``(row, col)``: column letter, then row letter.
+
+    >>> sgf_point(3, 15), sgf_point(36, 26), sgf_point(51, 0)
+    ('pd', 'AK', 'aZ')
+    """
+    return SGF_LETTERS[col] + SGF_LETTERS[row]
 
 
 def opponent(colour: int) -> int:

@@ -52,7 +52,8 @@ class Ruleset:
     """'area' (stones + surrounded points) or 'territory' (surrounded points + prisoners)."""
     seki_tax: str
     """'none'; 'seki': eye points of groups in seki are not points (J1989 Art. 8);
-    'all': stone scoring, each living group pays for up to two eye points."""
+    'all': stone scoring, a group that lives on its own pays two eye points (up to the
+    points it has), a group in seki every eye point (docs/RULES.md, "The group tax")."""
     handicap_bonus: str
     """Points White receives in a handicap game of N stones: '0', 'N' or 'N-1'."""
     suicide: str

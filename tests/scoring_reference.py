@@ -273,8 +273,9 @@ def classify(board, dead, remove_dead):
         tax[colour] = 0
         for g in range(1, count + 1):
             group = groups == g
-            tax[colour] += min(int((group & eyes).sum()), 2)
-            if (group & ~eyes & in_seki).any():
+            eye_points, seki_group = int((group & eyes).sum()), (group & ~eyes & in_seki).any()
+            tax[colour] += eye_points if seki_group else min(eye_points, 2)  # a seki group fills none
+            if seki_group:
                 seki_region |= group & eyes
 
     classes = np.full(b.shape, OPEN_DAME, np.int8)

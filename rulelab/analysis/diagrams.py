@@ -20,7 +20,11 @@ from rulelab.errors import InputError
 from rulelab.position import BLACK, EMPTY, WHITE
 
 COLUMN_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-"""Board column names (no I, as on printed boards)."""
+"""Board column names (no I, as on printed boards); past the 25th, two letters (``AA``)."""
+BOARD_INCHES = 6.2
+"""Width of a board's figure up to 25 lines; a larger board gets :data:`LINE_INCHES` a line."""
+LINE_INCHES = 0.2
+"""Room for one line of a board past 25 lines, so that two-letter labels stay apart."""
 
 _CROSS = ndimage.generate_binary_structure(2, 1)
 
@@ -149,7 +153,8 @@ def draw_board(board: np.ndarray, *, title: str, marks: np.ndarray | None = None
     rows, cols = board.shape
     masks = {name: _mask(mask, board.shape, name) for name, mask in
              (("marks", marks), ("dead", dead), ("seki", seki))}
-    figure = new_figure(6.2, 6.6)
+    side = max(BOARD_INCHES, LINE_INCHES * max(rows, cols))
+    figure = new_figure(side, max(side * min(1.0, rows / cols), 2.0) + 0.4)  # a wide board, a low figure
     ax = figure.add_subplot()
     ax.set_facecolor("#dcb35c")
     grid = [[(0, r), (cols - 1, r)] for r in range(rows)] + [[(c, 0), (c, rows - 1)] for c in range(cols)]
@@ -177,7 +182,7 @@ def draw_board(board: np.ndarray, *, title: str, marks: np.ndarray | None = None
     ax.set_xlim(-0.8, cols - 0.2)
     ax.set_ylim(rows - 0.2, -0.8)
     ax.set_aspect("equal")
-    ax.set_xticks(range(cols), list(COLUMN_LETTERS[:cols]))
+    ax.set_xticks(range(cols), [column_label(c) for c in range(cols)])
     ax.set_yticks(range(rows), [str(rows - r) for r in range(rows)])
     ax.tick_params(length=0, labelsize=7, top=True, labeltop=True, right=True, labelright=True)
     for side in ax.spines.values():
@@ -195,6 +200,16 @@ def draw_board(board: np.ndarray, *, title: str, marks: np.ndarray | None = None
                   frameon=False)
     ax.set_title(legible(title), fontsize=9, fontfamily=font_family())
     return figure
+
+
+def column_label(col: int) -> str:
+    """The printed name of column ``col``: ``A`` to ``Z`` without ``I``, then ``AA``, ``AB`` ...
+
+    >>> column_label(0), column_label(8), column_label(24), column_label(25), column_label(51)
+    ('A', 'J', 'Z', 'AA', 'BB')
+    """
+    letters = len(COLUMN_LETTERS)
+    return (COLUMN_LETTERS[col // letters - 1] if col >= letters else "") + COLUMN_LETTERS[col % letters]
 
 
 def _mask(mask: np.ndarray | None, shape: tuple[int, int], name: str) -> np.ndarray:

@@ -74,8 +74,9 @@ def decide_life(position: Position, method: str = "auto", *, rng_seed: int = 0) 
         19×19), or GNU Go failing; for many positions keep one :class:`GnuGo`
         process open instead of starting one per call.
     KataGoUnavailable, KataGoError
-        ``method='katago'`` and the engine cannot be found, refuses the board (above
-        19×19) or fails.
+        ``method='katago'`` and the engine cannot be found, refuses the board (a side
+        above 19 or of one point) or fails. A run (``rulelab score``) has the estimator
+        decide the boards an engine cannot take (:func:`rulelab.life.methods.on_board`).
 
     Examples
     --------

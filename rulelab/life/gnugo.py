@@ -46,6 +46,12 @@ def find_gnugo() -> str | None:
     return None
 
 
+def gnugo_takes(shape: tuple[int, int]) -> bool:
+    """Whether GNU Go can read a board of ``shape`` (rows, cols): square, up to 19x19."""
+    rows, cols = shape
+    return rows == cols and rows <= MAX_GNUGO_SIZE
+
+
 def gtp_vertex(row: int, col: int, rows: int) -> str:
     """GTP name of ``(row, col)``: column letter without I, row counted from the bottom."""
     return f"{GTP_COLUMNS[col]}{rows - row}"
@@ -126,7 +132,7 @@ class GnuGo(ExternalEngine):
         """GNU Go's dead stones for ``position`` (square boards up to 19×19)."""
         board = position.board
         rows, cols = board.shape
-        if rows != cols or rows > MAX_GNUGO_SIZE:
+        if not gnugo_takes(board.shape):
             raise GnuGoError(f"gnugo handles square boards up to 19x19; got {rows}x{cols}")
         self.command(f"boardsize {rows}")
         self.command("clear_board")

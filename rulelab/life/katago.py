@@ -42,8 +42,9 @@ DEAD_MEAN = 0.2
 """A chain whose mean ownership, from its own colour's side, is below this is dead."""
 DEAD_WORST = -0.6
 """A chain with a point whose ownership, from its own colour's side, is below this is dead."""
-MAX_KATAGO_SIZE = 19
-"""Largest board side KataGo's released builds accept."""
+MIN_KATAGO_SIZE, MAX_KATAGO_SIZE = 2, 19
+"""Board sides KataGo's released builds accept: its analysis engine takes 2 up to the
+largest side it was compiled for (``COMPILE_MAX_BOARD_LEN``, 19)."""
 KOMI = 7.5
 """Komi of every query: ownership of a finished board hardly depends on it."""
 _FOUR = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]])
@@ -108,12 +109,18 @@ def dead_chains(board: np.ndarray, ownership: np.ndarray) -> np.ndarray:
     return dead
 
 
+def katago_takes(shape: tuple[int, int]) -> bool:
+    """Whether KataGo can read a board of ``shape`` (rows, cols)."""
+    return all(MIN_KATAGO_SIZE <= side <= MAX_KATAGO_SIZE for side in shape)
+
+
 def query(position: Position, query_id: str) -> dict:
     """The analysis engine's query for one position: its stones, no history, one visit."""
     board = position.board
     rows, cols = board.shape
-    if max(rows, cols) > MAX_KATAGO_SIZE:
-        raise KataGoError(f"KataGo handles boards up to 19x19; got {rows}x{cols}")
+    if not katago_takes(board.shape):
+        raise KataGoError(f"KataGo takes boards of {MIN_KATAGO_SIZE} to {MAX_KATAGO_SIZE} points a side; "
+                          f"got {rows}x{cols}")
     stones = [[COLOUR_NAME[int(board[r, c])], gtp_vertex(r, c, rows)] for r, c in zip(*np.nonzero(board))]
     return {"id": query_id, "initialStones": stones, "moves": [], "rules": "chinese",
             "komi": KOMI, "boardXSize": cols, "boardYSize": rows, "maxVisits": 1,

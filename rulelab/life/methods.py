@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from rulelab.life.estimate import estimate_life, proof
-from rulelab.life.gnugo import GnuGo
-from rulelab.life.katago import find_katago, shared_katago
+from rulelab.life.gnugo import GnuGo, gnugo_takes
+from rulelab.life.katago import find_katago, katago_takes, shared_katago
 from rulelab.life.markup import has_markup, marked_dead
 from rulelab.life.settle import is_finished, unsettled_points
 from rulelab.life.verdict import LifeError, LifeVerdict
@@ -46,6 +46,11 @@ class LifeMethod(ABC):
         """What besides the name and the seed the verdicts depend on, for the scores'
         provenance (a run with other engine files makes its parts again)."""
         return {}
+
+    def takes(self, shape: tuple[int, int]) -> bool:
+        """Whether the method can decide a board of ``shape``: an engine reads only the
+        boards it was built for, rulelab's own methods every board SGF allows."""
+        return True
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,9 @@ class GnuGoMethod(LifeMethod):
 
     name: str = "gnugo"
 
+    def takes(self, shape: tuple[int, int]) -> bool:
+        return gnugo_takes(shape)
+
     def decide(self, position: Position, *, rng_seed: int = 0) -> LifeVerdict:
         with GnuGo() as engine:
             return given(position, engine.decide_life(position).dead, "gnugo")
@@ -108,6 +116,9 @@ class KataGoMethod(LifeMethod):
     files: tuple[str | None, str | None, str | None] = (None, None, None)
 
     batched = True
+
+    def takes(self, shape: tuple[int, int]) -> bool:
+        return katago_takes(shape)
 
     def decide(self, position: Position, *, rng_seed: int = 0) -> LifeVerdict:
         return self.decide_batch([position])[0]
@@ -139,6 +150,17 @@ def life_method(name: str | LifeMethod, *,
     if name not in METHODS:
         raise LifeError(f"The life method must be one of {', '.join(METHODS)}; got {name!r}")
     return KataGoMethod(files=tuple(katago)) if name == "katago" else _BY_NAME[name]()
+
+
+def on_board(method: LifeMethod, shape: tuple[int, int]) -> LifeMethod:
+    """The method that decides a board of ``shape`` in a run with ``method``: the estimator
+    where an engine cannot read the board (GNU Go past 19x19, KataGo past 19 a side or one
+    point wide), so such a game is scored, and its life row names the method that decided it.
+
+    >>> on_board(GnuGoMethod(), (37, 37)).name, on_board(GnuGoMethod(), (19, 19)).name
+    ('estimate', 'gnugo')
+    """
+    return method if method.takes(shape) else EstimateMethod()
 
 
 def given(position: Position, dead: np.ndarray, method: str, confidence: float = 1.0) -> LifeVerdict:

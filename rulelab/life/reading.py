@@ -124,6 +124,8 @@ def enclosed_groups(padded: np.ndarray, stride: int, contested=None, fillable=No
             space = np.flatnonzero(areas == area)
             around = np.unique(strings[(space[:, None] + offsets).ravel()])
             stones = np.flatnonzero(np.isin(strings, around[around >= 0]))
+            if stones.size == 0:  # a small board holding none of the colour's stones
+                continue
             neighbours = (stones[:, None] + offsets).ravel()
             outside = ()
             if not shut[area]:

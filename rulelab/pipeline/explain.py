@@ -27,7 +27,7 @@ from scipy import ndimage
 
 from rulelab.errors import RulesError
 from rulelab.life import estimate_life
-from rulelab.position import BLACK, COLOUR_NAME, WHITE, Life, Position
+from rulelab.position import BLACK, COLOUR_NAME, WHITE, Life, Position, sgf_point
 from rulelab.rules import Ruleset
 from rulelab.scoring.finish import margin_on
 
@@ -98,8 +98,7 @@ class Flip:
     @property
     def sgf_point(self) -> str:
         """:attr:`point` as an SGF move value (column letter, then row letter)."""
-        row, col = self.point
-        return chr(ord("a") + col) + chr(ord("a") + row)
+        return sgf_point(*self.point)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from rulelab.errors import RulelabError, RulesError, raise_if_interrupted
 from rulelab.life import LifeMethod, LifeVerdict, life_method
+from rulelab.life.methods import on_board
 from rulelab.life.status import StatusCase, dead_under, status_cases
 from rulelab.pipeline.checkpoint import Stage
 from rulelab.pipeline.ingest import environment
@@ -99,7 +100,8 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
         Defaults to every preset at its standard komi, dead stones captured
         (:func:`resolve_rulesets`). Each counts open dame by its ``dame_policy``.
     life : {'auto', 'estimate', 'markup', 'gnugo', 'katago'} or LifeMethod
-        How dead stones are decided (:func:`rulelab.life.life_method`).
+        How dead stones are decided (:func:`rulelab.life.life_method`); on a board an
+        engine cannot read, the estimator (:func:`rulelab.life.methods.on_board`).
     record : Ruleset, optional
         The record's own rules at its own komi, scored as an extra row.
     komi : float, optional
@@ -123,7 +125,7 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     null when none), and ``status_effect`` is what that moved its margin (the margin
     minus the margin under ``verdict``; 0 when nothing moved).
     """
-    verdict = verdict or life_method(life).decide(position)
+    verdict = verdict or on_board(life_method(life), position.shape).decide(position)
     position = finished(position, verdict, finish_basis(None, finish)).position
     plan = _plan(position, list(rulesets or resolve_rulesets(None, None)), record, komi, verdict, classes, cases,
                  finish)
@@ -257,7 +259,7 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
                    for r in rulesets]
         try:
             position = position_from_row(row)
-            verdict = verdict or life.decide(position, rng_seed=seed)
+            verdict = verdict or on_board(life, position.shape).decide(position, rng_seed=seed)
             classes = classify_points(position, verdict)
             basis = finish_basis(row["source"], finish)
             done = finished(position, verdict, basis, classes)  # the board every ruleset counts
@@ -328,15 +330,22 @@ def _repetition(row: dict, entry: dict) -> dict:
 
 def _batch_verdicts(rows: list[dict], life: LifeMethod) -> list[LifeVerdict | None]:
     """The verdicts of a method that decides a batch faster than one by one (KataGo) on the
-    rows' positions (None each for other methods, and for all when the batch fails: each
-    game is then decided, and fails, on its own)."""
-    if not life.batched or not rows:
-        return [None] * len(rows)
+    rows' positions it can read (None each for other methods and other boards, and for all
+    when the batch fails: each game is then decided, and fails, on its own)."""
+    verdicts: list[LifeVerdict | None] = [None] * len(rows)
+    if not life.batched:
+        return verdicts
+    taken = [(i, position) for i, position in enumerate(map(position_from_row, rows)) if life.takes(position.shape)]
+    if not taken:
+        return verdicts
     try:
-        return life.decide_batch([position_from_row(row) for row in rows])
+        decided = life.decide_batch([position for _, position in taken])
     except Exception as error:
         raise_if_interrupted(error)
-        return [None] * len(rows)
+        return verdicts
+    for (i, _), verdict in zip(taken, decided):
+        verdicts[i] = verdict
+    return verdicts
 
 
 def failed_scores(rulesets: Sequence[Ruleset], record: Ruleset | None, error: Exception,

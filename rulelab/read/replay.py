@@ -64,7 +64,7 @@ REASONS = STATUS_NAMES + ("superko",)
 KO_SIMPLE, KO_POSITIONAL, KO_SITUATIONAL = 0, 1, 2
 KO_RULES = {"simple": KO_SIMPLE, "positional": KO_POSITIONAL, "situational": KO_SITUATIONAL}
 """The ko rules of :class:`rulelab.rules.Ruleset`, as the replay kernel's codes."""
-WHITE_TO_MOVE = np.uint64(0x4C2B8D581B0088CA)
+WHITE_TO_MOVE = np.uint64(0xD0E7B573438D9630)
 """Key of White to move in a situational hash: ``splitmix64`` of the Zobrist seed and
 the slot after every stone's (:func:`rulelab.board.zobrist_keys`)."""
 
@@ -235,7 +235,7 @@ def replay(rows: int, cols: int, events: np.ndarray, *, suicide: str = "none",
     Parameters
     ----------
     rows, cols : int
-        Board size, each 2..25.
+        Board size, each 1..52.
     events : np.ndarray
         Integer array of shape ``(n, 4)``: ``kind, colour, row, col`` per event, kind
         ``MOVE`` (colour 1 or 2; row = col = -1 is a pass), ``SETUP_ADD`` (setup stone of

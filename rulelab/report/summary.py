@@ -37,7 +37,7 @@ CAUSE_WORDS = {
     "protective_moves": "protective moves owed (points territory rules refuse)",
     "status": "status (the rules decide a group's life differently)",
     "dead_stones": "dead stones removed differently",
-    "group_tax": "group tax (stone scoring's two points per living group)",
+    "group_tax": "group tax (stone scoring's two points per living group, every eye point of a group in seki)",
     "unexplained": "unexplained",
     "tie_break": "the tie-break rule (Ing: Black wins at margin 0)",
     "combined": "several parts together, none alone",
@@ -493,7 +493,7 @@ def model_section(tables: "ReportTables", out: Workspace) -> Section:
         "handicap convention": HANDICAP_CONVENTIONS[r],
         "tie at margin 0": "Black wins" if PRESETS[r].tie_break == "black" else "draw",
         "seki eyes": "refused" if PRESETS[r].seki_tax == "seki" else
-                     "taxed with every group" if PRESETS[r].seki_tax == "all" else "counted",
+                     "taxed in full" if PRESETS[r].seki_tax == "all" else "counted",
         "protective moves owed": "refused" if PRESETS[r].refuse_owed else "counted",
         "dead stones": "agreed, removed" if PRESETS[r].agreement else f"captured in play ({playout or 'unrecorded'})",
     } for r in rulesets])

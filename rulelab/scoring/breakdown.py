@@ -44,7 +44,8 @@ class ScoreBreakdown:
     white_owed: int
     """White territory that protective moves would fill."""
     black_group_tax: int
-    """Points Black pays under stone scoring (up to two eye points per living group)."""
+    """Points Black pays under stone scoring: two eye points per group living on its own
+    (fewer where it has fewer), every eye point of a group in seki."""
     white_group_tax: int
     """Points White pays under stone scoring."""
     pass_stones_black: int

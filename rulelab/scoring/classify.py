@@ -114,8 +114,9 @@ def classify(b, nb, dead_colour):
 @numba.njit(cache=True)
 def _groups(b, nb, owner, in_seki):
     """Per colour, groups are chains joined through the colour's own regions. Returns
-    the stone-scoring tax of each colour (up to two eye points per group, index 1
-    and 2) and the points of the regions of groups with a chain in seki."""
+    the stone-scoring tax of each colour (index 1 and 2: two eye points of a group that
+    lives on its own, every eye point of a group in seki, which it can never fill) and
+    the points of the regions of groups with a chain in seki."""
     n = b.size
     tax = np.zeros(3, np.int64)
     seki_region = np.zeros(n, np.bool_)
@@ -130,7 +131,7 @@ def _groups(b, nb, owner, in_seki):
             elif group[p] >= 0 and in_seki[p]:
                 group_in_seki[group[p]] = True
         for g in range(count):
-            tax[colour] += min(eye_points[g], 2)
+            tax[colour] += eye_points[g] if group_in_seki[g] else min(eye_points[g], 2)
         for p in range(n):
             if eyes[p] and group_in_seki[group[p]]:
                 seki_region[p] = True

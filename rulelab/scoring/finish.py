@@ -40,7 +40,7 @@ import numpy as np
 
 from rulelab.board import pad, point_coords, point_index, unpad
 from rulelab.classes import OPEN_DAME, OWED_B, OWED_W, TERRITORY_B, TERRITORY_W
-from rulelab.position import BLACK, EMPTY, WHITE, Life, Position
+from rulelab.position import BLACK, EMPTY, WHITE, Life, Position, sgf_point
 
 from .chains import chain_forest, chain_liberties, copy_chains, is_quiet, judge, place, root, with_stone
 from .point_classes import PointClasses, classify_points
@@ -283,7 +283,7 @@ class Finish:
 
     def sgf(self) -> str:
         """The moves as SGF nodes (``;B[dc];W[];B[ee]``), to append to the record."""
-        return "".join(f";{'B' if colour == BLACK else 'W'}[{'' if r < 0 else chr(97 + c) + chr(97 + r)}]"
+        return "".join(f";{'B' if colour == BLACK else 'W'}[{'' if r < 0 else sgf_point(r, c)}]"
                        for colour, r, c in self.moves)
 
 

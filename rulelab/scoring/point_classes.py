@@ -37,7 +37,8 @@ class PointClasses:
     dead_in_seki_white: int
     """Removed white stones on a seki point or a seki liberty."""
     tax_black: int
-    """Stone-scoring tax: up to two eye points per living black group."""
+    """Stone-scoring tax of Black: two eye points per group living on its own (fewer where
+    it has fewer), every eye point of a group in seki."""
     tax_white: int
     """Stone-scoring tax of White."""
     seki_pairs: int

@@ -51,9 +51,10 @@ def test_the_query_names_every_stone_once_from_the_bottom_left():
     assert asked["includeOwnership"] and asked["maxVisits"] == 1 and asked["komi"] == KOMI
 
 
-def test_boards_above_19_are_refused():
-    with pytest.raises(katago_module.KataGoError, match="up to 19x19"):
-        query(Position.from_diagram("\n".join([". " * 21] * 21)), "1")
+@pytest.mark.parametrize("rows, cols", [(21, 21), (37, 37), (1, 7), (7, 1)])
+def test_boards_katago_cannot_read_are_refused(rows, cols):
+    with pytest.raises(katago_module.KataGoError, match=f"2 to 19 points a side; got {rows}x{cols}"):
+        query(Position.from_diagram("\n".join([". " * cols] * rows)), "1")
 
 
 def test_missing_files_raise_a_clear_error(tmp_path, monkeypatch):

@@ -17,6 +17,7 @@ from rulelab.pipeline import score as score_run
 from rulelab.pipeline.run import ingest, score, validate
 from rulelab.pipeline.score import read_scores
 from rulelab.pipeline.validate import IMPOSSIBLE_PARITY
+from rulelab.position import Position
 from rulelab.rules import PRESETS, played_out
 from rulelab.store.tables import read_provenance
 
@@ -279,7 +280,7 @@ def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monk
 
     row = {"status": "ok", "game_id": "g", "rules": None, "source": None, "komi": None, "handicap": 0, "year": None,
            "illegal_move_count": 0}
-    monkeypatch.setattr(score_run, "position_from_row", lambda row: None)
+    monkeypatch.setattr(score_run, "position_from_row", lambda row: Position.from_diagram("."))
     monkeypatch.setattr(AutoMethod, "decide", interrupted)
     with pytest.raises(KeyboardInterrupt):
         score_run._score_batch([row], [], AutoMethod(), None)

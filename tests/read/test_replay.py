@@ -299,7 +299,7 @@ def test_random_games_replay_legally(rows, cols):
 
 # --- validation ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("rows, cols", [(1, 9), (9, 26), (0, 0), (9.0, 9)])
+@pytest.mark.parametrize("rows, cols", [(0, 9), (9, 53), (0, 0), (9.0, 9)])
 def test_unsupported_board_sizes(rows, cols):
     with pytest.raises(GameError, match="board size"):
         replay(rows, cols, game("B aa"))

@@ -147,7 +147,7 @@ def test_board_sizes(sz, size):
     assert parse_game(f"(;{root})").size == size
 
 
-@pytest.mark.parametrize("sz", ["1", "26", "0", "-9", "19:1", "19:26", "abc", "9:9:9", ""])
+@pytest.mark.parametrize("sz", ["53", "0", "-9", "19:0", "19:53", "0:7", "abc", "9:9:9", ""])
 def test_unusable_board_sizes_are_game_errors(sz):
     with pytest.raises(GameError, match=r"SZ\["):
         parse_game(f"(;SZ[{sz}])")
@@ -211,6 +211,29 @@ def test_passes_are_empty_or_tt_up_to_nineteen(size):
 
 def test_tt_is_a_point_on_boards_larger_than_nineteen():
     assert events("(;SZ[21];B[tt])") == [[MOVE, BLACK, 19, 19]]
+
+
+def test_lines_past_twenty_six_are_capital_letters_up_to_fifty_two():
+    assert events("(;SZ[52];B[zA];W[Az];B[ZZ];W[aZ];B[])") == [
+        [MOVE, BLACK, 26, 25], [MOVE, WHITE, 25, 26], [MOVE, BLACK, 51, 51], [MOVE, WHITE, 51, 0],
+        [MOVE, BLACK, PASS, PASS]]
+    assert events("(;SZ[37]AB[AA:AK])") == [[SETUP_ADD, BLACK, row, 26] for row in range(26, 37)]
+    with pytest.raises(GameError, match=r"B\[LK\] is not a point of the 37x37 board"):
+        events("(;SZ[37];B[KK];B[LK])")
+
+
+@pytest.mark.parametrize(("sz", "size"), [("1", (1, 1)), ("52", (52, 52)), ("7:1", (1, 7)), ("1:7", (7, 1)),
+                                          ("52:2", (2, 52)), ("1:1", (1, 1))])
+def test_every_board_sgf_allows_is_read(sz, size):
+    assert parse_game(f"(;SZ[{sz}])").size == size
+
+
+def test_a_one_point_wide_board_reads_its_points_and_passes():
+    assert events("(;SZ[7:1];B[ca];W[aa];B[ga];W[];B[tt])") == [
+        [MOVE, BLACK, 0, 2], [MOVE, WHITE, 0, 0], [MOVE, BLACK, 0, 6], [MOVE, WHITE, PASS, PASS],
+        [MOVE, BLACK, PASS, PASS]]
+    with pytest.raises(GameError, match=r"B\[ab\] is not a point of the 7x1 board"):
+        events("(;SZ[7:1];B[ab])")
 
 
 @pytest.mark.parametrize(

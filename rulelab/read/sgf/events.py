@@ -17,7 +17,7 @@ import hashlib
 import numpy as np
 
 from rulelab.errors import GameError
-from rulelab.position import BLACK, EMPTY, WHITE
+from rulelab.position import BLACK, EMPTY, WHITE, sgf_point
 from rulelab.read.sgf.parse import Game
 
 MOVE, SETUP_ADD, SETUP_EMPTY = 0, 1, 2
@@ -26,7 +26,8 @@ PASS = -1
 """Row and column of a pass."""
 
 PASS_SIZE_LIMIT = 19
-"""On boards up to this size ``tt`` means pass (FF[3] convention)."""
+"""On boards up to this size ``tt`` means pass (FF[3] convention); on larger ones it is
+a point, and only ``[]`` passes."""
 
 MAX_EVENTS = 250_000
 """Setup points and moves of one main line."""
@@ -108,8 +109,9 @@ def _add_setup_events(flat: list[int], node: dict[str, list[str]], number: int,
 
 @functools.lru_cache(maxsize=None)
 def _board_points(rows: int, cols: int) -> dict[str, tuple[int, int]]:
-    """Every move value of a board in its plain spelling, passes included."""
-    points = {chr(97 + col) + chr(97 + row): (row, col) for row in range(rows) for col in range(cols)}
+    """Every move value of a board in its plain spelling (``a``-``z`` then ``A``-``Z``),
+    passes included."""
+    points = {sgf_point(row, col): (row, col) for row in range(rows) for col in range(cols)}
     points[""] = _PASS_POINT
     if max(rows, cols) <= PASS_SIZE_LIMIT:
         points["tt"] = _PASS_POINT

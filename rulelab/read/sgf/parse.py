@@ -261,7 +261,7 @@ def _board_size(root: dict[str, list[str]]) -> tuple[int, int]:
     cols = int(match.group(1))
     rows = int(match.group(2) or cols)
     if not (MIN_SIZE <= cols <= MAX_SIZE and MIN_SIZE <= rows <= MAX_SIZE):
-        raise GameError(f"SZ[{value}]: rulelab reads boards from {MIN_SIZE} to {MAX_SIZE} points a side")
+        raise GameError(f"SZ[{value}]: SGF boards have {MIN_SIZE} to {MAX_SIZE} points a side")
     return (rows, cols)
 
 
