@@ -207,6 +207,61 @@ def _connection_first(w, nb, p, colour, zone, chains):
 
 
 @numba.njit(cache=True)
+def _share_liberty_besides(w, nb, a, b, q, chains):
+    """Whether the chains rooted at a and b share an empty point other than q."""
+    n = w.size
+    of_a = np.zeros(n, np.bool_)
+    for p in range(n):
+        if (w[p] == BLACK or w[p] == WHITE) and root(chains.parent, p) == a:
+            for k in range(4):
+                of_a[p + nb[k]] = w[p + nb[k]] == EMPTY
+    for p in range(n):
+        if (w[p] == BLACK or w[p] == WHITE) and root(chains.parent, p) == b:
+            for k in range(4):
+                r = p + nb[k]
+                if r != q and of_a[r]:
+                    return True
+    return False
+
+
+@numba.njit(cache=True)
+def _safe_alone(w, nb, a, colour, zone, chains):
+    """Whether the chain rooted at a touches two points of its own territory (which the
+    opponent never fills), so it lives whatever is cut from it."""
+    first = -1
+    for p in range(w.size):
+        if w[p] == colour and root(chains.parent, p) == a:
+            for k in range(4):
+                r = p + nb[k]
+                if w[r] == EMPTY and zone[r] == colour and r != first:
+                    if first >= 0:
+                        return True
+                    first = r
+    return False
+
+
+@numba.njit(cache=True)
+def _cut_threat(w, nb, q, colour, dead, zone, chains):
+    """Whether the opponent filling the neutral point q would cut two living chains of
+    colour that have no other liberty in common, one of them short of two points of its
+    own territory (a fill that threatens to cut must be
+    answered, J1989 Art. 9 commentary: T-05-1 of the default corpus lost a group's 53
+    points to a cut the finisher left open)."""
+    roots = np.full(4, -1, np.int64)
+    for k in range(4):
+        r = q + nb[k]
+        if w[r] == colour and not dead[r]:
+            roots[k] = root(chains.parent, r)
+    for i in range(4):
+        for j in range(i + 1, 4):
+            a, b = roots[i], roots[j]
+            if (a >= 0 and b >= 0 and a != b and not _share_liberty_besides(w, nb, a, b, q, chains)
+                    and not (_safe_alone(w, nb, a, colour, zone, chains) and _safe_alone(w, nb, b, colour, zone, chains))):
+                return _fill_kind(w, nb, q, 3 - colour, dead, zone, chains) != NONE
+    return False
+
+
+@numba.njit(cache=True)
 def _choose(w, nb, zone, dead, colour, ban, chains, kos):
     """colour's move, by the module docstring's list; -1 to pass."""
     n = w.size
@@ -230,6 +285,9 @@ def _choose(w, nb, zone, dead, colour, ban, chains, kos):
             kinds[p] = _fill_kind(w, nb, p, colour, dead, zone, chains)
             if kinds[p] == FORCING:
                 return p
+    for p in range(n):
+        if kinds[p] != NONE and _cut_threat(w, nb, p, colour, dead, zone, chains):
+            return p
     for p in range(n):
         if kinds[p] == QUIET:
             return p
