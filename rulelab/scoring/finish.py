@@ -15,9 +15,12 @@ side making on its turn the first move of this list it can (points in board orde
    (:mod:`rulelab.life.status`, its unmended kos and ko kills);
 3. *forcing fill*: a neutral point whose filling puts living opposing chains in atari
    that one move saves, the opponent's answer;
-4. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
+4. *answer a cut*: a neutral point it may fill that is the only liberty two of its living
+   chains share, one of them without two points of its own territory, when the opponent
+   could fill it (a fill that threatens to cut must be answered: J1989 Art. 9 commentary);
+5. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
    threatening nothing;
-5. *connect first*: a protective move in its own territory without which a neutral
+6. *connect first*: a protective move in its own territory without which a neutral
    point cannot be filled (its chain would keep one liberty there).
 
 Otherwise it passes; two passes in a row end the game. The dead stones stay on the board
