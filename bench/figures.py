@@ -42,7 +42,8 @@ def figures_table(results: dict) -> str:
         f"{speed['life_budget_ms_per_game_at_target']} ms would make the pipeline "
         f"{speed['pipeline_target_vs_baseline']}× the baseline | |",
         f"| the finisher, a game with 1 job: playing the board to its end and classifying it again "
-        f"({speed['finish_moves_per_game']} moves a game) | {speed['finish_ms_per_game_jobs1']} ms | |",
+        f"({_count(speed['finish_played_games'])} of the games played out, resigned ones counted as they stand, "
+        f"{speed['finish_moves_per_played_game']} moves each) | {speed['finish_ms_per_game_jobs1']} ms | |",
         f"| scoring final positions vs GNU Go `final_score` | {gnugo['ratio_cpu']}× per CPU second | |"
         if "skipped" not in gnugo else f"| scoring final positions vs GNU Go | skipped: {gnugo['skipped']} | |",
         f"| peak memory of `rulelab score`, {full['games']:,} vs {sample['games']:,} games of dev-mixed | "

@@ -174,7 +174,8 @@ def summary(results: dict) -> str:
         f"life      {speed['life_ms_per_game_jobs1']} ms a game with 1 job; {speed['pipeline_target_vs_baseline']}x the baseline "
         f"would leave it {speed['life_budget_ms_per_game_at_target']} ms",
         f"finish    {speed['finish_ms_per_game_jobs1']} ms a game with 1 job to play it to its end "
-        f"({speed['finish_moves_per_game']} moves a game, {speed['finish_games']:,} games)",
+        f"({speed['finish_played_games']:,} of {speed['finish_games']:,} games played out, "
+        f"{speed['finish_moves_per_played_game']} moves each)",
     ]
     if "memory_dev_mixed" not in results:
         return "\n".join(lines)

@@ -12,7 +12,8 @@ SPEED = {"games": 3101, "baseline_games_per_s": 400.0,
             for figure, value in (("vs_baseline", 1.5 * jobs), ("games_per_s_per_core", 300.0 + jobs))},
          "pipeline_jobs1_games_per_s": 250.0, "marks_only_jobs1_games_per_s": 1000.0,
          "marks_only_jobs1_vs_baseline": 2.5, "marks_only_jobs1_games_per_s_per_core": 1000.0,
-         "finish_games": 3101, "finish_ms_per_game_jobs1": 0.15, "finish_moves_per_game": 12.5}
+         "finish_games": 3101, "finish_played_games": 400, "finish_ms_per_game_jobs1": 0.15,
+         "finish_moves_per_played_game": 12.5}
 THROUGHPUT = {**SPEED, **life_budget(SPEED)}
 MEMORY = {"full": {"peak_tree_rss_mib": 500, "games": 113316}, "sample": {"peak_tree_rss_mib": 450, "games": 14589},
           "peak_ratio": 1.11, "games_ratio": 7.77}
@@ -31,7 +32,7 @@ def test_a_throughput_alone_is_summed_up_with_games_per_second_per_core():
     assert lines[0].startswith("baseline  400.0 games/s on one core")
     assert "pipeline  1.5x the sgfmill baseline with 1 job, 3.0x with 2; games/s per core 301.0 and 302.0" in lines
     assert "life      3.0 ms a game with 1 job; 1.2x the baseline would leave it 1.083 ms" in lines
-    assert "finish    0.15 ms a game with 1 job to play it to its end (12.5 moves a game, 3,101 games)" in lines
+    assert "finish    0.15 ms a game with 1 job to play it to its end (400 of 3,101 games played out, 12.5 moves each)" in lines
     assert not any(line.startswith(("memory", "GNU Go")) for line in lines)
 
 
@@ -53,7 +54,8 @@ def test_the_figures_table_replaces_the_last_one_and_nothing_else(tmp_path):
     assert "| ingest of the same games | 1.5× with 1 job, 3.0× with 2 | 301 and 302 |" in text
     assert "| life and death, a game with 1 job: the two rows above apart | 3.0 ms; 1.083 ms" in text
     assert "| scoring final positions vs GNU Go | skipped: gnugo not installed | |" in text
-    assert "classifying it again (12.5 moves a game) | 0.15 ms | |" in text
+    assert ("classifying it again (400 of the games played out, resigned ones counted as they stand, "
+            "12.5 moves each) | 0.15 ms | |") in text
 
 
 def test_a_page_without_the_markers_is_left_alone(tmp_path):

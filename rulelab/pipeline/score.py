@@ -244,7 +244,7 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
     """The scores table and the life rows of a batch of games rows (a game that cannot be
     scored has error rows in the scores table and no life row); ``seed`` seeds the
     estimator; each game is counted on the basis :func:`rulelab.rules.finish_basis` gives its
-    source under ``finish``, every ruleset on the same board. The scores are made as columns,
+    source and result under ``finish``, every ruleset on the same board. The scores are made as columns,
     straight from the batch's tally."""
     lives = []
     rows = [row for row in rows if row["status"] == "ok"]
@@ -261,7 +261,7 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
             position = position_from_row(row)
             verdict = verdict or on_board(life, position.shape).decide(position, rng_seed=seed)
             classes = classify_points(position, verdict)
-            basis = finish_basis(row["source"], finish)
+            basis = finish_basis(row["source"], finish, row["result_kind"])
             done = finished(position, verdict, basis, classes)  # the board every ruleset counts
             counted_classes = classify_points(done.position, verdict) if done.moves else classes
             cases = game_status(position, verdict)  # the rules confirm the board the players left

@@ -32,9 +32,10 @@ VALIDATION_FILE = "validation.parquet"
 INVERTED = "recorded winner inverted: the count matches with the sign flipped"
 IMPOSSIBLE_PARITY = "recorded margin has a parity no area count of this board can have"
 IMPOSSIBLE_RESULT = "recorded margin no territory count can give at the record's komi"
+TRUNCATED = "record truncated: its source stops before the game did"
 REFUSALS = (GnuGoError, KataGoError, LifeError)
 """A backend refusing or failing on one board (a missing backend stops the run)."""
-RECORD_CAUSES = (IMPOSSIBLE_RESULT, INVERTED, IMPOSSIBLE_PARITY)
+RECORD_CAUSES = (TRUNCATED, IMPOSSIBLE_RESULT, INVERTED, IMPOSSIBLE_PARITY)
 """Causes that blame the recorded result itself, whatever the board holds."""
 EXPLANATION_TYPES = {"miss_class": "str", "fix_kind": "str", "fix_colour": "str",
                      "fix_stones": "Int64", "fix_point": "str", "fix_survival": "float64",
@@ -42,7 +43,7 @@ EXPLANATION_TYPES = {"miss_class": "str", "fix_kind": "str", "fix_colour": "str"
 """The columns :func:`explain_misses` adds, with types that hold when no miss has a fix."""
 GAME_COLUMNS = ["game_id", "source", "rules", "komi", "handicap", "result_winner",
                 "result_margin", "result_raw", "board_rows", "board_cols", "ended_by_passes",
-                "source_path", "archive_member", "game_index"]
+                "source_path", "archive_member", "game_index", "moves_missing_after"]
 SCORE_COLUMNS = ["game_id", "ruleset", "margin", "winner", "life_method", "life_confidence",
                  "finished", "black_seki_points", "white_seki_points", "seki_dame",
                  "black_owed", "white_owed", "handicap_bonus", "dead_black", "dead_white",
@@ -66,9 +67,11 @@ def compare(games: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     sign = np.where(table.result_winner == "B", 1.0, -1.0)
     table["recorded_margin"] = (sign * table.result_margin).fillna(0.0)  # a draw: margin 0
     table["difference"] = table.margin - table.recorded_margin
-    # A territory count before komi is whole: a draw at komi 5.5 is no count of any board.
+    # A territory count before komi is whole: a draw at komi 5.5 is no count of any board;
+    # nor is the final board of a record whose source stops before the game did.
     before_komi = table.recorded_margin + table.komi + table.handicap_bonus
-    table["countable"] = (table.scoring != "territory") | (before_komi == before_komi.round())
+    whole = (table.scoring != "territory") | (before_komi == before_komi.round())
+    table["countable"] = whole & table.moves_missing_after.isna()
     table["exact"] = table.difference.abs() < 1e-9
     table["within_1"] = table.difference.abs() <= 1.0
     table["winner_agrees"] = table.winner == table.result_winner.fillna("draw")
@@ -89,6 +92,8 @@ def likely_cause(row) -> str | None:
     diff = row.difference
     if abs(diff) < 1e-9:
         return None
+    if not pd.isna(row.moves_missing_after):
+        return TRUNCATED
     if not row.countable:
         return IMPOSSIBLE_RESULT
     if abs(row.margin + row.recorded_margin) < 1e-9:
@@ -137,7 +142,8 @@ def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "boar
     ...) and ``reproduces``, the basis that counts more of the group's records exactly
     (then within one point; ``'both'`` when they tie). The rates leave out the records no
     count can reproduce (``countable`` false: a result the record's komi cannot give under
-    territory counting, such as a draw at komi 5.5), which ``uncounted`` numbers.
+    territory counting, such as a draw at komi 5.5, or a record that says its source stops
+    before the game did), which ``uncounted`` numbers.
     """
     full = table
     if "countable" in table:

@@ -225,6 +225,7 @@ def describe(game: Game) -> dict:
         rules_raw=root.get("RU"),
         rules=metadata.parse_rules(root.get("RU")),
         variations_skipped=game.variations,
+        moves_missing_after=metadata.moves_missing_after(root.get("GC")),
         warnings="; ".join(filter(None, (result.warning, metadata.year_warning(root.get("DT"))))) or None,
     )
 

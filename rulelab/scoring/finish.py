@@ -8,21 +8,26 @@ side making on its turn the first move of this list it can (points in board orde
 1. *protect*: a living chain of its own in atari gets two liberties again, by a stone on
    its last liberty (a neutral point or in its own territory: J1989 Art. 9 commentary, a
    filled dame that puts a chain in atari must be answered, inside one's territory if need
-   be) or by capturing an opposing chain in atari beside it (dead stones among them);
-2. *ko*: a capture of one living lone stone (a half-point ko is taken, then connected
-   by 1; the other side may not take back at once), unless the record ended by two
+   be) or by capturing a dead opposing chain in atari beside it;
+2. *ko*: the capture of one living lone stone that the other side could take back at
+   once (a half-point ko is taken, then connected by 1), unless the record ended by two
    passes: the kos its players left open are the rules' to settle
    (:mod:`rulelab.life.status`, its unmended kos and ko kills);
 3. *forcing fill*: a neutral point whose filling puts living opposing chains in atari
    that one move saves, the opponent's answer;
-4. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
+4. *answer a cut*: a neutral point it may fill that is the only liberty two of its living
+   chains share, one of them without two points of its own territory, when the opponent
+   could fill it (a fill that threatens to cut must be answered: J1989 Art. 9 commentary);
+5. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
    threatening nothing;
-5. *connect first*: a protective move in its own territory without which a neutral
+6. *connect first*: a protective move in its own territory without which a neutral
    point cannot be filled (its chain would keep one liberty there).
 
 Otherwise it passes; two passes in a row end the game. The dead stones stay on the board
 as the players leave them until the count, taking liberties, and are captured only by a
-protective move (they are prisoners either way). The finisher never fills a neutral
+protective move (they are prisoners either way). The finisher never captures a chain
+the verdict keeps alive but in a ko (a lone stone in atari among dead stones is not one:
+its owner protects it, inside its territory, Hon-76-2), never fills a neutral
 point that would put a living chain in atari for good, a seki liberty, a point of a seki
 group's regions, a point of a living group's territory other than a protective move of
 that group, nor a point a dead stone held. Every ruleset then counts the finished board
@@ -38,7 +43,7 @@ from dataclasses import dataclass, replace
 import numba
 import numpy as np
 
-from rulelab.board import pad, point_coords, point_index, unpad
+from rulelab.board import WALL, pad, point_coords, point_index, unpad
 from rulelab.classes import OPEN_DAME, OWED_B, OWED_W, TERRITORY_B, TERRITORY_W
 from rulelab.position import BLACK, EMPTY, WHITE, Life, Position, sgf_point
 
@@ -114,10 +119,10 @@ def _played(w, nb, p, colour, zone, chains):
 
 
 @numba.njit(cache=True)
-def _saving_candidates(w, nb, s, zone, chains):
+def _saving_candidates(w, nb, s, dead, zone, chains):
     """The moves that may give the chain at s, in atari, liberties again: its last liberty
-    (a neutral point or in its own territory), and the capture of any opposing chain in
-    atari beside it."""
+    (a neutral point or in its own territory), and the capture of any dead opposing chain
+    in atari beside it (a living one the verdict keeps on the board)."""
     colour = w[s]
     chain = root(chains.parent, s)
     _, last = chain_liberties(chains, s)
@@ -126,7 +131,7 @@ def _saving_candidates(w, nb, s, zone, chains):
         if w[p] == colour and root(chains.parent, p) == chain:
             for k in range(4):
                 r = p + nb[k]
-                if w[r] == 3 - colour:
+                if w[r] == 3 - colour and dead[r]:
                     libs, q = chain_liberties(chains, r)
                     if libs == 1 and zone[q] != 0:
                         candidates.append(q)
@@ -134,10 +139,10 @@ def _saving_candidates(w, nb, s, zone, chains):
 
 
 @numba.njit(cache=True)
-def _saving_move(w, nb, s, zone, chains):
+def _saving_move(w, nb, s, dead, zone, chains):
     """The move that gives the living chain at s, in atari, two liberties again (and is
     not itself left in atari), among :func:`_saving_candidates`; -1 if none does."""
-    for q in _saving_candidates(w, nb, s, zone, chains):
+    for q in _saving_candidates(w, nb, s, dead, zone, chains):
         if q >= 0:
             _, board_chains, _ = _played(w, nb, q, w[s], zone, chains)
             if chain_liberties(board_chains, s)[0] >= 2 and chain_liberties(board_chains, q)[0] >= 2:
@@ -158,26 +163,37 @@ def _fill_kind(w, nb, p, colour, dead, zone, chains):
     for k in range(4):
         r = p + nb[k]
         if board[r] == 3 - colour and not dead[r] and chain_liberties(board_chains, r)[0] == 1:
-            if _saving_move(board, nb, r, board_zone, board_chains) < 0:
+            if _saving_move(board, nb, r, dead, board_zone, board_chains) < 0:
                 return NONE
             kind = FORCING
     return kind
 
 
 @numba.njit(cache=True)
-def _takes_lone_stone(w, nb, p, colour, dead, chains):
-    """Whether colour on p captures just one living lone stone (a ko)."""
+def _takes_ko(w, nb, p, colour, dead, chains):
+    """Whether colour on p takes a ko: p's sides are the opponent's living stones (or the
+    edge), one of them a lone stone in atari whose other sides are colour's living stones
+    (or the edge), so that the opponent could take back at once. A lone stone among dead
+    stones, or one whose capture leaves p other liberties, is no ko: taking it would kill
+    what the verdict keeps alive."""
     taken = -1
     for k in range(4):
         r = p + nb[k]
-        if w[r] == 3 - colour and chain_liberties(chains, r)[0] == 1:
-            if dead[r] or (taken >= 0 and r != taken):
-                return False
-            for j in range(4):
-                if w[r + nb[j]] == 3 - colour:
-                    return False  # a chain of more than one stone
+        if w[r] == WALL:
+            continue
+        if w[r] != 3 - colour or dead[r]:
+            return False
+        if chain_liberties(chains, r)[0] == 1:
+            if taken >= 0:
+                return False  # more than one stone taken
             taken = r
-    return taken >= 0
+    if taken < 0:
+        return False
+    for k in range(4):
+        q = taken + nb[k]
+        if q != p and w[q] != WALL and (w[q] != colour or dead[q]):
+            return False
+    return True
 
 
 @numba.njit(cache=True)
@@ -194,6 +210,61 @@ def _connection_first(w, nb, p, colour, zone, chains):
 
 
 @numba.njit(cache=True)
+def _share_liberty_besides(w, nb, a, b, q, chains):
+    """Whether the chains rooted at a and b share an empty point other than q."""
+    n = w.size
+    of_a = np.zeros(n, np.bool_)
+    for p in range(n):
+        if (w[p] == BLACK or w[p] == WHITE) and root(chains.parent, p) == a:
+            for k in range(4):
+                of_a[p + nb[k]] = w[p + nb[k]] == EMPTY
+    for p in range(n):
+        if (w[p] == BLACK or w[p] == WHITE) and root(chains.parent, p) == b:
+            for k in range(4):
+                r = p + nb[k]
+                if r != q and of_a[r]:
+                    return True
+    return False
+
+
+@numba.njit(cache=True)
+def _safe_alone(w, nb, a, colour, zone, chains):
+    """Whether the chain rooted at a touches two points of its own territory (which the
+    opponent never fills), so it lives whatever is cut from it."""
+    first = -1
+    for p in range(w.size):
+        if w[p] == colour and root(chains.parent, p) == a:
+            for k in range(4):
+                r = p + nb[k]
+                if w[r] == EMPTY and zone[r] == colour and r != first:
+                    if first >= 0:
+                        return True
+                    first = r
+    return False
+
+
+@numba.njit(cache=True)
+def _cut_threat(w, nb, q, colour, dead, zone, chains):
+    """Whether the opponent filling the neutral point q would cut two living chains of
+    colour that have no other liberty in common, one of them short of two points of its
+    own territory (a fill that threatens to cut must be
+    answered, J1989 Art. 9 commentary: T-05-1 of the default corpus lost a group's 53
+    points to a cut the finisher left open)."""
+    roots = np.full(4, -1, np.int64)
+    for k in range(4):
+        r = q + nb[k]
+        if w[r] == colour and not dead[r]:
+            roots[k] = root(chains.parent, r)
+    for i in range(4):
+        for j in range(i + 1, 4):
+            a, b = roots[i], roots[j]
+            if (a >= 0 and b >= 0 and a != b and not _share_liberty_besides(w, nb, a, b, q, chains)
+                    and not (_safe_alone(w, nb, a, colour, zone, chains) and _safe_alone(w, nb, b, colour, zone, chains))):
+                return _fill_kind(w, nb, q, 3 - colour, dead, zone, chains) != NONE
+    return False
+
+
+@numba.njit(cache=True)
 def _choose(w, nb, zone, dead, colour, ban, chains, kos):
     """colour's move, by the module docstring's list; -1 to pass."""
     n = w.size
@@ -205,11 +276,11 @@ def _choose(w, nb, zone, dead, colour, ban, chains, kos):
                 continue
             judged[chain] = True
             if chain_liberties(chains, s)[0] == 1:
-                q = _saving_move(w, nb, s, zone, chains)
+                q = _saving_move(w, nb, s, dead, zone, chains)
                 if q >= 0 and q != ban:
                     return q
     for p in range(n):
-        if kos and w[p] == EMPTY and zone[p] != 0 and p != ban and _takes_lone_stone(w, nb, p, colour, dead, chains):
+        if kos and w[p] == EMPTY and zone[p] != 0 and p != ban and _takes_ko(w, nb, p, colour, dead, chains):
             return p
     kinds = np.zeros(n, np.int8)
     for p in range(n):
@@ -217,6 +288,9 @@ def _choose(w, nb, zone, dead, colour, ban, chains, kos):
             kinds[p] = _fill_kind(w, nb, p, colour, dead, zone, chains)
             if kinds[p] == FORCING:
                 return p
+    for p in range(n):
+        if kinds[p] != NONE and _cut_threat(w, nb, p, colour, dead, zone, chains):
+            return p
     for p in range(n):
         if kinds[p] == QUIET:
             return p

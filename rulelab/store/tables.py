@@ -61,6 +61,7 @@ GAMES_SCHEMA = pa.schema(
         ("rules_raw", pa.string()),
         ("rules", pa.string()),
         ("variations_skipped", pa.int32()),
+        ("moves_missing_after", pa.int32()),
         ("move_count", pa.int32()),
         ("passes_black", pa.int32()),
         ("passes_white", pa.int32()),

@@ -267,6 +267,22 @@ def test_open_dame_are_counted_as_the_source_counts_them(tmp_path):
     assert sorted(life.fillna("as it stands")) == [";B[ca];W[cb];B[cc];W[cd];B[ce]", "as it stands"]
 
 
+def test_a_resigned_game_is_counted_as_it_stands_even_on_the_play_basis(tmp_path):
+    """The same five open dame: a resigned record has no count to reproduce, so it is not
+    played out (its dame stay nobody's), while a counted one is."""
+    board = "SZ[5]RU[Chinese]KM[7.5]AB[ba][bb][bc][bd][be]AW[da][db][dc][dd][de])"
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "counted.sgf").write_text("(;GM[1]FF[4]RE[W+7.5]" + board)
+    (folder / "resigned.sgf").write_text("(;GM[1]FF[4]RE[W+R]" + board)
+    score([folder], tmp_path / "run", jobs=1, rules=["chinese"], finish="play")
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet").set_index("game_id")
+    rows = read_scores(tmp_path / "run").query("komi_source == 'standard'")
+    rows = rows.assign(kind=rows.game_id.map(games.result_kind)).set_index("kind")
+    assert rows.loc["counted", ["finish", "margin_before_komi"]].tolist() == ["play", 1.0]
+    assert rows.loc["resign", ["finish", "margin_before_komi"]].tolist() == ["none", 0.0]
+
+
 def test_ctrl_c_inside_a_kernel_stops_the_batch_instead_of_failing_the_game(monkeypatch):
     """Ctrl-C in compiled code can surface as a SystemError caused by KeyboardInterrupt:
     written down as the game's error, it would be reused from the checkpoint on resume."""

@@ -308,6 +308,23 @@ def test_a_drawn_record_is_validated_at_margin_zero():
     assert table.loc["drawn", "exact"] and table.loc["drawn", "winner_agrees"]
 
 
+def test_a_record_whose_source_stops_early_is_kept_out_of_the_rates(tmp_path):
+    """GC[Moves after 2 not in source] (M-66-2.mgt's note): the final board is not the one
+    the result counted, so the miss is the record's, not the count's."""
+    from rulelab.pipeline.validate import TRUNCATED, VALIDATION_FILE
+    folder = tmp_path / "games"
+    folder.mkdir()
+    board = "SZ[5]KM[0.5]RU[Japanese]AB[ba][bb][bc][bd][be]AW[da][db][dc][dd][de];B[];W[])"
+    (folder / "truncated.mgt").write_text("(;GM[1]FF[4]GC[Moves after 2 not in source]RE[W+3.5]" + board)
+    (folder / "whole.sgf").write_text("(;GM[1]FF[4]RE[W+3.5]" + board)
+    validate([folder], tmp_path / "run", jobs=1)
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet").set_index("source_path")
+    assert sorted(games.moves_missing_after.fillna(-1).tolist()) == [-1, 2]
+    misses = pd.read_parquet(tmp_path / "run" / VALIDATION_FILE)
+    truncated = misses.loc[misses.source_path.str.endswith("truncated.mgt")].iloc[0]
+    assert not truncated.countable and truncated.likely_cause == TRUNCATED
+
+
 def test_a_result_no_territory_count_can_give_is_kept_out_of_the_rates():
     """A draw at komi 5.5 under territory counting: a record problem, not a miss of the count."""
     from rulelab.pipeline.validate import (GAME_COLUMNS, IMPOSSIBLE_RESULT, SCORE_COLUMNS, agreement,

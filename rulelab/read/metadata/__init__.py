@@ -17,6 +17,7 @@ from rulelab.read.metadata.ranks import parse_rank
 from rulelab.read.metadata.result import Result, parse_result
 from rulelab.read.metadata.rule_names import parse_rules
 from rulelab.read.metadata.source import detect_source, margin_in_zi
+from rulelab.read.metadata.truncation import moves_missing_after
 
 __all__ = [
     "Handicap",
@@ -26,6 +27,7 @@ __all__ = [
     "infer_handicap",
     "komi_warning",
     "margin_in_zi",
+    "moves_missing_after",
     "parse_int",
     "parse_komi",
     "parse_rank",
