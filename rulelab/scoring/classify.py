@@ -4,7 +4,8 @@ The board is read after the dead stones are removed (Tromp–Taylor: none are).
 Empty regions touching one colour are that colour's; regions touching both colours
 are *neutral* (dame). A colour's *group* is its chains joined through its own
 regions. The dame are filled twice (:mod:`.dame`), each time favouring one colour,
-and the seki liberties are those both fillings leave (:mod:`.seki`). The chains
+then the vital points of three-point eyes left with no other liberty are owed
+(:mod:`.vital`), and the seki liberties are those both fillings leave (:mod:`.seki`). The chains
 touching them are in seki, as are those of a double-ko seki; a group with a chain in
 seki is in seki, and the points of all its regions are *seki points*. Every
 other neutral point is *open dame*.
@@ -31,6 +32,7 @@ from rulelab.classes import (
 )
 from .dame import connect_chains_in_atari, fill_dame
 from .seki import double_ko_seki, seki_of, seki_shares
+from .vital import owe_vital_points
 
 
 @numba.njit(cache=True)
@@ -80,6 +82,7 @@ def classify(b, nb, dead_colour):
         owed_here = connected_owed.copy()
         chains = copy_chains(connected_chains)
         fill_dame(filled, nb, dame, owner, owed_here, favoured, chains)
+        owe_vital_points(filled, nb, owner, dead_colour, owed_here, favoured, chains)
         for p in range(n):
             if owed_here[p] == favoured:
                 owed[p] = favoured

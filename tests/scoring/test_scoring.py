@@ -227,6 +227,23 @@ def test_false_eye_is_owed_under_territory_scoring():
     assert (plain.black_owed, plain.margin_before_komi) == (1, 1)
 
 
+def test_a_three_point_eye_with_no_other_liberty_owes_its_vital_point():
+    position, life = DIAGRAMS["fillable_dame_beside_a_lone_stone"]
+    classes = classify_points(position, life).classes
+    assert classes[0, 0] == OPEN_DAME and classes[3, 0] == OWED_B
+    assert classes[2, 0] == classes[4, 0] == classes[2, 4] == TERRITORY_B
+    # With a second eye the three-point eye needs no protective move.
+    open_eye, life = diagram("""
+        . X O .
+        . X O .
+        . X O .
+        X X O .
+        X . X O
+        X X X O
+    """)
+    assert (classify_points(open_eye, life).classes == OWED_B).sum() == 0
+
+
 @pytest.mark.parametrize("to_move", [BLACK, WHITE])
 def test_filling_an_open_dame_that_ataris_makes_a_point_owed(to_move):
     base, life = DIAGRAMS["atari_after_filling_dame"]
