@@ -260,6 +260,20 @@ def seki_of(filled, owner, dame, dead_colour):
     return liberty, in_seki
 
 
+def eye_in_atari_seki(board):
+    """The stones of the chains around a one-point eye with no other liberty."""
+    in_seki = np.zeros(board.shape, bool)
+    for p in points(board):
+        around = neighbours(board, p)
+        if board[p] != EMPTY or {board[q] for q in around} not in ({BLACK}, {WHITE}):
+            continue
+        chains = [chain(board, q) for q in around]
+        if all(liberties(board, stones) == {p} for stones in chains):
+            for stones in chains:
+                in_seki |= stones
+    return in_seki
+
+
 def classify(board, dead, remove_dead):
     """What :func:`rulelab.scoring.classify.classify_board` returns, computed plainly."""
     board = np.asarray(board, np.int8)
@@ -283,6 +297,7 @@ def classify(board, dead, remove_dead):
         liberty, stones = seki_of(filling.board, owner, dame, dead_colour)
         seki_liberty &= liberty
         in_seki &= stones
+    in_seki |= eye_in_atari_seki(b)
 
     tax, seki_region = {}, np.zeros(b.shape, bool)
     for colour in (BLACK, WHITE):

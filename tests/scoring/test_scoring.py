@@ -212,6 +212,15 @@ def test_seki_held_by_a_dead_stone_is_found_on_the_board():
     assert score_position(position, life, "japanese").dead_in_seki_white == 1
 
 
+def test_an_eye_whose_chains_are_all_in_atari_is_a_seki_eye():
+    position, life = DIAGRAMS["eye_in_atari"]
+    points = classify_points(position, life)
+    assert points.classes[4, 1] == SEKI_POINT_W
+    assert np.array_equal(points.seki, chain_mask(position.board, [(4, 0), (3, 1), (4, 2)]))
+    chinese, japanese = score_position(position, life, "chinese"), score_position(position, life, "japanese")
+    assert (chinese.white_seki_points, japanese.white_seki_points, japanese.white_territory) == (1, 1, 2)
+
+
 # --------------------------------------------------------------------------- protective moves
 
 
