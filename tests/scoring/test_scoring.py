@@ -36,6 +36,7 @@ from rulelab.scoring import (
     TERRITORY_W,
     classify_points,
     check_identities,
+    life_confirmable,
     score_position,
     score_all,
     ScoreBreakdown,
@@ -219,6 +220,27 @@ def test_an_eye_whose_chains_are_all_in_atari_is_a_seki_eye():
     assert np.array_equal(points.seki, chain_mask(position.board, [(4, 0), (3, 1), (4, 2)]))
     chinese, japanese = score_position(position, life, "chinese"), score_position(position, life, "japanese")
     assert (chinese.white_seki_points, japanese.white_seki_points, japanese.white_territory) == (1, 1, 2)
+
+
+def test_a_verdict_is_confirmable_unless_a_living_chain_cannot_be_protected():
+    assert not life_confirmable(*_board_and_dead("eye_in_atari"))  # (4,1): suicide for White
+    for name in ("seki_with_eyes", "dead_stones_in_territory", "false_eye_owed",
+                 "escape_needs_a_second_protective_move"):
+        assert life_confirmable(*_board_and_dead(name)), name
+    # Both Black stones are in atari, and joining them at (0,0) leaves them no liberty:
+    # a verdict keeping them alive cannot be upheld, whatever it says of White's.
+    position, life = diagram("""
+        . X O .
+        X O O .
+    """)
+    assert not life_confirmable(position.board, life.dead)
+    assert not life_confirmable(position.board, position.board == WHITE)
+    assert life_confirmable(position.board, position.board == BLACK)
+
+
+def _board_and_dead(name):
+    position, life = DIAGRAMS[name]
+    return position.board, life.dead
 
 
 # --------------------------------------------------------------------------- protective moves
