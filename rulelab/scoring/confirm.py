@@ -16,8 +16,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from rulelab.board import WALL
-from rulelab.position import BLACK, WHITE
+from rulelab.board import pad
+from rulelab.position import BLACK, EMPTY, WHITE
 
 from .chains import chain_forest, chain_liberties, judge, root, with_stone
 
@@ -57,20 +57,6 @@ def _unprotected_in_atari(b, nb, alive):
     return found
 
 
-@numba.njit(cache=True)
-def _confirmable(board, dead):
-    rows, cols = board.shape
-    stride = cols + 2
-    padded = np.full((rows + 2) * stride, WALL, np.int8)
-    alive = np.zeros(padded.size, np.bool_)
-    for r in range(rows):
-        for c in range(cols):
-            p = (r + 1) * stride + c + 1
-            padded[p] = board[r, c]
-            alive[p] = not dead[r, c]
-    return _unprotected_in_atari(padded, np.array([-stride, stride, -1, 1], np.int64), alive) == 0
-
-
 def life_confirmable(board: np.ndarray, dead: np.ndarray) -> bool:
     """Whether the verdict whose dead stones are ``dead`` survives confirmation on
     ``board`` with them standing (the module docstring).
@@ -86,4 +72,8 @@ def life_confirmable(board: np.ndarray, dead: np.ndarray) -> bool:
     >>> life_confirmable(pos.board, alive), life_confirmable(pos.board, pos.board == 1)
     (False, True)
     """
-    return bool(_confirmable(np.asarray(board, np.int8), np.asarray(dead, np.bool_)))
+    board = np.asarray(board, np.int8)
+    stride = board.shape[1] + 2
+    alive = pad(np.where(dead, EMPTY, board).astype(np.int8)) != EMPTY  # walls: never a stone
+    neighbours = np.array([-stride, stride, -1, 1], np.int64)
+    return bool(_unprotected_in_atari(pad(board), neighbours, alive) == 0)
