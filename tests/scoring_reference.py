@@ -2,8 +2,8 @@
 
 Plain Python on a ``(rows, cols)`` array: a chain and its liberties are labelled
 afresh (scipy.ndimage) each time they are asked for, a move is judged by playing it on a copy, and
-each rule of the module docstrings of :mod:`rulelab.scoring.dame` and
-:mod:`rulelab.scoring.seki` is one short function. The kernels must give every point
+each rule of the module docstrings of :mod:`rulelab.scoring.dame`,
+:mod:`rulelab.scoring.vital` and :mod:`rulelab.scoring.seki` is one short function. The kernels must give every point
 the same class; a test that fails names the point and both classes.
 """
 
@@ -224,6 +224,23 @@ def fillable(board, owner, p, colour):
     return can
 
 
+def owe_vital_points(filled, owner, dead_colour, owed, colour):
+    """Owe the vital point of each three-point eye of colour holding every liberty of the
+    chains around it and no lifted dead stone (rulelab.scoring.vital)."""
+    eyes, count = ndimage.label(filled == EMPTY, CROSS)
+    labels, _ = ndimage.label(filled == colour, CROSS)
+    for k in range(1, count + 1):
+        eye = eyes == k
+        if eye.sum() != 3 or (owner[eye] != colour).any() or (dead_colour[eye] != EMPTY).any():
+            continue
+        around = np.isin(labels, labels[ndimage.binary_dilation(eye, CROSS) & (labels > 0)])
+        if not liberties(filled, around) <= set(map(tuple, np.argwhere(eye))):
+            continue
+        for p in map(tuple, np.argwhere(eye)):
+            if sum(eye[q] for q in neighbours(filled, p)) == 2:
+                owed[p] = colour
+
+
 def seki_of(filled, owner, dame, dead_colour):
     """The seki liberties among the dame a filling left empty, and the stones in seki."""
     with_dead = np.where((dead_colour != EMPTY) & (filled == EMPTY), dead_colour, filled)
@@ -241,6 +258,20 @@ def seki_of(filled, owner, dame, dead_colour):
                 if filled[q] != EMPTY:
                     in_seki |= chain(filled, q)
     return liberty, in_seki
+
+
+def eye_in_atari_seki(board):
+    """The stones of the chains around a one-point eye with no other liberty."""
+    in_seki = np.zeros(board.shape, bool)
+    for p in points(board):
+        around = neighbours(board, p)
+        if board[p] != EMPTY or {board[q] for q in around} not in ({BLACK}, {WHITE}):
+            continue
+        chains = [chain(board, q) for q in around]
+        if all(liberties(board, stones) == {p} for stones in chains):
+            for stones in chains:
+                in_seki |= stones
+    return in_seki
 
 
 def classify(board, dead, remove_dead):
@@ -261,10 +292,12 @@ def classify(board, dead, remove_dead):
         filling = Filling(connected.board, owner)
         filling.owed = connected.owed.copy()
         filling.fill_dame(dame, favoured)
+        owe_vital_points(filling.board, owner, dead_colour, filling.owed, favoured)
         owed[filling.owed == favoured] = favoured
         liberty, stones = seki_of(filling.board, owner, dame, dead_colour)
         seki_liberty &= liberty
         in_seki &= stones
+    in_seki |= eye_in_atari_seki(b)
 
     tax, seki_region = {}, np.zeros(b.shape, bool)
     for colour in (BLACK, WHITE):

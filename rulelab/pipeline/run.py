@@ -401,7 +401,11 @@ def validate(paths: Iterable[str], out: str | Path, *, life: str | LifeMethod = 
     games = pd.read_parquet(out / GAMES_FILE, columns=GAME_COLUMNS + ["status", "result_kind",
                                                                       "duplicate_of"])
     scores = pd.read_parquet(out / SCORES_FILE, columns=SCORE_COLUMNS + ["komi_source", "duplicate_of"])
-    table = both_bases(compare(games, scores), out, assume_rules)
+    # Whether each verdict survives confirmation with its dead stones standing: the
+    # agreement sets apart the games whose marks cannot be upheld.
+    confirmable = pd.read_parquet(out / LIFE_FILE, columns=["game_id", "life_confirmable"])
+    table = compare(games, scores).merge(confirmable.drop_duplicates("game_id"), on="game_id", how="left")
+    table = both_bases(table, out, assume_rules)
     if table.empty:
         warnings.warn(nothing_validated(games, out), UserWarning, stacklevel=2)
     if second is not None:

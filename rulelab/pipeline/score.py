@@ -28,7 +28,7 @@ from rulelab.position import Position
 from rulelab.read.cycles import WINNERS, repetition
 from rulelab.rules import (PRESETS, Ruleset, finish_basis, get_ruleset, is_one_stone_game, played_out,
                            server_ruleset, with_source_dame)
-from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points
+from rulelab.scoring import PointClasses, ScoreBreakdown, classify_points, life_confirmable
 from rulelab.scoring.finish import finished
 from rulelab.scoring.tally import TallyRow, analyses_for, tally
 from rulelab.store.layout import SCORES_FILE
@@ -268,7 +268,8 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
             plan = _plan(done.position, counted, record, komi, verdict, counted_classes, cases, basis)
             lived = life_row(row["game_id"], verdict, classes, cases, counted, _own_dead(verdict, cases, counted),
                              players_counted=row["result_kind"] in COUNTED_KINDS,
-                             finish=done.sgf() if basis == "play" else None)
+                             finish=done.sgf() if basis == "play" else None,
+                             confirmable=life_confirmable(position.board, verdict.dead))
         except Exception as error:  # one game that cannot be scored costs only its own rows
             raise_if_interrupted(error)
             plan, lived = failed_scores(counted, record, error, komi), None

@@ -128,9 +128,11 @@ def parity_possible(row) -> bool:
 
 
 def agreement(table: pd.DataFrame, by: Iterable[str] = ("source", "rules", "board", "handicap_game",
-                                                          "life_method")) -> pd.DataFrame:
+                                                          "life_method", "life_confirmable")) -> pd.DataFrame:
     """Agreement rates (exact, within one point, winner) by each grouping and overall
-    (``board`` is the board size, columns by rows as ``SZ`` writes it: ``board=9x9``).
+    (``board`` is the board size, columns by rows as ``SZ`` writes it: ``board=9x9``;
+    ``life_confirmable`` sets apart the games whose verdict the rules' confirmation
+    cannot uphold, :func:`rulelab.scoring.life_confirmable`).
 
     ``ceiling`` is 1 minus the share of games whose miss no life verdict can fix
     (:data:`rulelab.pipeline.explain.OUTSIDE_LIFE`): the most agreement better life and death

@@ -16,11 +16,14 @@ The modules, each one job, from the bottom up:
 
 - :mod:`.chains`: the chains of a filling board and their liberties (union-find);
 - :mod:`.dame`: filling the dame before a territory count, and the owed points;
+- :mod:`.vital`: the vital point a three-point eye owes once the dame are filled;
 - :mod:`.seki`: the seki liberties and the chains in seki;
 - :mod:`.classify`: the kernel giving every point its class (:mod:`rulelab.classes`);
 - :mod:`.point_classes`: :class:`PointClasses` and :func:`classify_points`;
 - :mod:`.breakdown`, :mod:`.tally`: :class:`ScoreBreakdown`, :func:`score_position`, :func:`score_all`;
-- :mod:`.identities`: :func:`check_identities`.
+- :mod:`.identities`: :func:`check_identities`;
+- :mod:`.confirm`: :func:`life_confirmable`, whether a verdict survives confirmation
+  with its dead stones standing.
 """
 
 import rulelab.shadowing  # noqa: F401  (first: names a folder that shadows the package)
@@ -40,10 +43,11 @@ from rulelab.classes import (
     TERRITORY_W,
 )
 from .identities import check_identities
+from .confirm import life_confirmable
 from .tally import score_all, score_position
 
 __all__ = [
     "PointClasses", "classify_points", "ScoreBreakdown", "CLASS_NAMES", "OPEN_DAME", "OWED_B", "OWED_W",
     "SEKI_DAME", "SEKI_POINT_B", "SEKI_POINT_W", "STONE_B", "STONE_W", "TERRITORY_B",
-    "TERRITORY_W", "check_identities", "score_position", "score_all",
+    "TERRITORY_W", "check_identities", "life_confirmable", "score_position", "score_all",
 ]  # fmt: skip

@@ -4,8 +4,9 @@ The board is read after the dead stones are removed (Tromp–Taylor: none are).
 Empty regions touching one colour are that colour's; regions touching both colours
 are *neutral* (dame). A colour's *group* is its chains joined through its own
 regions. The dame are filled twice (:mod:`.dame`), each time favouring one colour,
-and the seki liberties are those both fillings leave (:mod:`.seki`). The chains
-touching them are in seki, as are those of a double-ko seki; a group with a chain in
+then the vital points of three-point eyes left with no other liberty are owed
+(:mod:`.vital`), and the seki liberties are those both fillings leave (:mod:`.seki`). The chains
+touching them are in seki, as are those of a double-ko seki and of an eye in atari; a group with a chain in
 seki is in seki, and the points of all its regions are *seki points*. Every
 other neutral point is *open dame*.
 """
@@ -30,7 +31,8 @@ from rulelab.classes import (
     WALL_CLASS,
 )
 from .dame import connect_chains_in_atari, fill_dame
-from .seki import double_ko_seki, seki_of, seki_shares
+from .seki import double_ko_seki, eye_in_atari_seki, seki_of, seki_shares
+from .vital import owe_vital_points
 
 
 @numba.njit(cache=True)
@@ -80,13 +82,14 @@ def classify(b, nb, dead_colour):
         owed_here = connected_owed.copy()
         chains = copy_chains(connected_chains)
         fill_dame(filled, nb, dame, owner, owed_here, favoured, chains)
+        owe_vital_points(filled, nb, owner, dead_colour, owed_here, favoured, chains)
         for p in range(n):
             if owed_here[p] == favoured:
                 owed[p] = favoured
         liberty, stones = seki_of(filled, nb, dame, owner, dead_colour, chains)
         seki_liberty &= liberty
         in_seki &= stones
-    in_seki |= double_ko_seki(b, nb)
+    in_seki |= double_ko_seki(b, nb) | eye_in_atari_seki(b, nb)
 
     tax, seki_region = _groups(b, nb, owner, in_seki)
     classes = np.empty(n, np.int8)

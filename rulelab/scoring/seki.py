@@ -19,6 +19,12 @@ board comes back with the colours' roles swapped, and neither can ever capture. 
 ko points touch one colour only, so the count would call them territory, and the
 chains' eyes territory too: :func:`double_ko_seki` finds the chains and the two lone
 stones the kos take, which are in seki as well.
+
+An *eye in atari* shares no liberty either: a one-point eye whose every chain around has
+no other liberty. Its owner cannot protect them (a stone there is suicide), so the
+verdict's living stones can at best live in seki, and their eye is no territory (J1989
+Art. 8 commentary, Figs. 13-14: only the eyes of independently living stones are):
+:func:`eye_in_atari_seki` finds those chains.
 """
 
 from __future__ import annotations
@@ -211,4 +217,34 @@ def double_ko_seki(b, nb):
                 if (b[s] == BLACK or b[s] == WHITE) and (root(chains.parent, s) == white
                                                          or root(chains.parent, s) == black):
                     in_seki[s] = True
+    return in_seki
+
+
+@numba.njit(cache=True)
+def eye_in_atari_seki(b, nb):
+    """bool per point: the stones of the chains around an eye in atari on padded board b
+    (the module docstring), those of a one-point eye whose chains have no other liberty."""
+    n = b.size
+    chains = chain_forest(b, nb)
+    seki_chain = np.zeros(n, np.bool_)  # by root
+    for p in range(n):
+        if b[p] != EMPTY:
+            continue
+        colour = EMPTY
+        in_atari = True
+        for k in range(4):
+            v = b[p + nb[k]]
+            if v == EMPTY or (v == 3 - colour and colour != EMPTY):
+                in_atari = False
+            elif v == BLACK or v == WHITE:
+                colour = v
+                in_atari &= chain_liberties(chains, p + nb[k])[0] == 1
+        if in_atari and colour != EMPTY:
+            for k in range(4):
+                if b[p + nb[k]] == colour:
+                    seki_chain[root(chains.parent, p + nb[k])] = True
+    in_seki = np.zeros(n, np.bool_)
+    for p in range(n):
+        if (b[p] == BLACK or b[p] == WHITE) and seki_chain[root(chains.parent, p)]:
+            in_seki[p] = True
     return in_seki

@@ -44,6 +44,7 @@ LIFE_SCHEMA = pa.schema([
     ("life_confidence", pa.float64()),
     ("finished", pa.bool_()),
     ("settled", pa.bool_()),
+    ("life_confirmable", pa.bool_()),
     ("unsettled", pa.int32()),
     ("rule_flags", pa.list_(pa.string())),  # not "flags", which pandas' DataFrame.flags shadows
     ("status_cases", pa.list_(pa.struct([
@@ -83,11 +84,14 @@ class StoredLife(Life):
 
 
 def life_row(game_id: str, verdict, analysis, cases=(), rulesets=(), own_dead=None,
-             players_counted: bool = False, finish: str | None = None) -> dict:
+             players_counted: bool = False, finish: str | None = None,
+             confirmable: bool | None = None) -> dict:
     """The life-table row of a game from its verdict (a :class:`rulelab.life.LifeVerdict`),
     the scorer's analysis under it (a :class:`rulelab.scoring.PointClasses`), its status
     cases (:class:`rulelab.life.status.StatusCase`), the scored ``rulesets``, their
-    dead masks ``own_dead`` by name, and the moves the finisher added (``finish``).
+    dead masks ``own_dead`` by name, the moves the finisher added (``finish``), and whether
+    the verdict survives confirmation with its dead stones standing (``confirmable``,
+    :func:`rulelab.scoring.life_confirmable`; null when not asked).
 
     ``settled`` says the game reached its end — the life layer calls the position finished,
     or the players counted it (``players_counted``) — so that a verdict on a board that never ended (a game
@@ -111,6 +115,7 @@ def life_row(game_id: str, verdict, analysis, cases=(), rulesets=(), own_dead=No
             "proven": packed(verdict.proven), "classes": packed(analysis.classes),
             "life_method": verdict.method, "life_confidence": float(verdict.confidence),
             "finished": bool(verdict.finished), "settled": bool(verdict.finished) or bool(players_counted),
+            "life_confirmable": confirmable,
             "unsettled": int(verdict.unsettled), "rule_flags": list(verdict.flags),
             "status_cases": status, "status_dead": differ, "finish": finish, "duplicate_of": None}
 

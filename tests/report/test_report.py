@@ -177,14 +177,17 @@ def test_marks_are_the_points_the_scorer_counted():
     from rulelab.position import Life, Position
     from rulelab.scoring import classify_points
 
+    # Straight fours: no protective move once the dame are filled (a straight three
+    # would owe its vital point).
     position = Position.from_diagram("""
+        . X . O .
         . X . O .
         . X . O .
         . X . O .
     """)
     classes = classify_points(position, Life.all_alive(position.board)).classes
     dame = points_that_differ(position.board, "dame_filling", classes=classes)
-    assert dame.tolist() == [[False, False, True, False, False]] * 3
+    assert dame.tolist() == [[False, False, True, False, False]] * 4
     assert not points_that_differ(position.board, "protective_moves", classes=classes).any()
 
 

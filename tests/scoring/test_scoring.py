@@ -36,6 +36,7 @@ from rulelab.scoring import (
     TERRITORY_W,
     classify_points,
     check_identities,
+    life_confirmable,
     score_position,
     score_all,
     ScoreBreakdown,
@@ -212,6 +213,36 @@ def test_seki_held_by_a_dead_stone_is_found_on_the_board():
     assert score_position(position, life, "japanese").dead_in_seki_white == 1
 
 
+def test_an_eye_whose_chains_are_all_in_atari_is_a_seki_eye():
+    position, life = DIAGRAMS["eye_in_atari"]
+    points = classify_points(position, life)
+    assert points.classes[4, 1] == SEKI_POINT_W
+    assert np.array_equal(points.seki, chain_mask(position.board, [(4, 0), (3, 1), (4, 2)]))
+    chinese, japanese = score_position(position, life, "chinese"), score_position(position, life, "japanese")
+    assert (chinese.white_seki_points, japanese.white_seki_points, japanese.white_territory) == (1, 1, 2)
+
+
+def test_a_verdict_is_confirmable_unless_a_living_chain_cannot_be_protected():
+    assert not life_confirmable(*_board_and_dead("eye_in_atari"))  # (4,1): suicide for White
+    for name in ("seki_with_eyes", "dead_stones_in_territory", "false_eye_owed",
+                 "escape_needs_a_second_protective_move"):
+        assert life_confirmable(*_board_and_dead(name)), name
+    # Both Black stones are in atari, and joining them at (0,0) leaves them no liberty:
+    # a verdict keeping them alive cannot be upheld, whatever it says of White's.
+    position, life = diagram("""
+        . X O .
+        X O O .
+    """)
+    assert not life_confirmable(position.board, life.dead)
+    assert not life_confirmable(position.board, position.board == WHITE)
+    assert life_confirmable(position.board, position.board == BLACK)
+
+
+def _board_and_dead(name):
+    position, life = DIAGRAMS[name]
+    return position.board, life.dead
+
+
 # --------------------------------------------------------------------------- protective moves
 
 
@@ -225,6 +256,23 @@ def test_false_eye_is_owed_under_territory_scoring():
     # A plain count of the board (Tygem's convention) keeps the point.
     plain = score_position(position, life, get_ruleset("korean", refuse_owed=False))
     assert (plain.black_owed, plain.margin_before_komi) == (1, 1)
+
+
+def test_a_three_point_eye_with_no_other_liberty_owes_its_vital_point():
+    position, life = DIAGRAMS["fillable_dame_beside_a_lone_stone"]
+    classes = classify_points(position, life).classes
+    assert classes[0, 0] == OPEN_DAME and classes[3, 0] == OWED_B
+    assert classes[2, 0] == classes[4, 0] == classes[2, 4] == TERRITORY_B
+    # With a second eye the three-point eye needs no protective move.
+    open_eye, life = diagram("""
+        . X O .
+        . X O .
+        . X O .
+        X X O .
+        X . X O
+        X X X O
+    """)
+    assert (classify_points(open_eye, life).classes == OWED_B).sum() == 0
 
 
 @pytest.mark.parametrize("to_move", [BLACK, WHITE])
