@@ -77,19 +77,31 @@ def pair_rates(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS
                                           "rate", "low", "high"])
 
 
+def pair_differences(rows: pd.DataFrame, rulesets=MAIN_RULESETS) -> dict[str, pd.Series]:
+    """Per pair of ``rulesets`` (``'chinese–japanese'``, ...) and for ``'any'`` of them, whether
+    their winners differ, on each game of the compared ``rows`` scored under all of the pair's.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"game_id": ["g1", "g1", "g2", "g2"], "ruleset": ["chinese", "ing"] * 2,
+    ...     "komi_source": "standard", "scoring": "area", "winner": ["B", "W", "B", "B"]})
+    >>> pair_differences(rows, ["chinese", "ing"])["chinese–ing"].to_dict()
+    {'g1': True, 'g2': False}
+    """
+    wide = winners(rows, finished_only=False)
+    present = [r for r in rulesets if r in wide.columns]
+    pairs = [(f"{a}–{b}", [a, b]) for i, a in enumerate(present) for b in present[i + 1:]]
+    return {name: wide[columns].dropna().nunique(axis=1).gt(1)
+            for name, columns in pairs + [("any", present)] if len(columns) >= 2}
+
+
 def _pair_records(rows: pd.DataFrame, rulesets, label: str) -> list[dict]:
     """The rate records of :func:`pair_rates` on one basis's compared ``rows``."""
-    wide = winners(rows, finished_only=False)
     margin = rows.pivot_table(index="game_id", columns="ruleset", values="margin", aggfunc="first")
-    present = [r for r in rulesets if r in wide.columns]
-    pairs = [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
     records = []
-    for name, columns in [(f"{a}–{b}", [a, b]) for a, b in pairs] + [("any", present)]:
-        if len(columns) < 2:
-            continue
-        both = wide[columns].dropna()
-        differ = both.nunique(axis=1).gt(1)
-        close = margin.loc[both.index, columns].abs().min(axis=1)
+    for name, differ in pair_differences(rows, rulesets).items():
+        columns = list(rulesets) if name == "any" else name.split("–")
+        close = margin.reindex(index=differ.index, columns=columns).abs().min(axis=1)
         records.append(_rate(label, name, "all", differ))
         for low, high, band in MARGIN_BANDS:
             inside = (close <= high) & ((close > low) | (low == 0))

@@ -15,6 +15,7 @@ from rulelab.analysis.divergence import COMMON_KOMI, TODAY, compared_rows, today
 from rulelab.analysis.findings import MAIN_RULESETS, black_win_rates, cause_shares, pair_rates, parity_figures
 from rulelab.analysis.komi import headline_fair_komi
 from rulelab.analysis.outcomes import RECORD
+from rulelab.analysis.seeds import life_seed, seed_flips, seed_rates, seed_verdicts
 from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS
 from rulelab.analysis.strata import GAME_KINDS
 from rulelab.analysis.stats import wilson_interval
@@ -85,6 +86,10 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
             text, reproduced = _counting_error_sentence(scores, games, rates, present)
             figures["reproduced"].append(reproduced.assign(subset=subset))
             blocks.append(Text(text))
+            text, seeds = _seed_sentence(tables, even, present)
+            blocks.append(Text(text))
+            for name, frame in seeds.items():
+                figures[name] = [frame.assign(subset=subset)]
             today = _today_sentence(scores, games, rates, present)
             if today:
                 blocks.append(Text(today[0]))
@@ -102,7 +107,9 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
                 "causes": "Main causes on even games, as stated above",
                 "reproduced": "Disagreement rates on the even games whose count reproduces the record "
                               "(exactly, and within a point), as stated above",
-                "parity": "Parity on the settled even games, on the finished boards and as they stand"}
+                "parity": "Parity on the settled even games, on the finished boards and as they stand",
+                "seeds": "Disagreement rates on even games under each seed of the life estimator, as stated above",
+                "seed_flips": "The games whose verdict on a pair changes between seeds of the life estimator"}
     for name, parts in figures.items():
         if parts:
             frame = pd.concat(parts, ignore_index=True)
@@ -226,6 +233,62 @@ def _counting_error_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: p
                  "includes no difference at all: no difference beyond counting error is shown.")
     frame = pd.concat([table.assign(within=within) for within, table in tables.items()], ignore_index=True)
     return text, frame
+
+
+def _seed_sentence(tables: "ReportTables", even: pd.Index, present: list[str]) -> tuple[str, dict]:
+    """The even-game pair rates under each seed of the life estimator (the runs given with
+    ``--seed-runs``): their range, the games whose verdict changes between seeds, and each pair
+    that disagrees under one seed and not under another, said to show no difference beyond
+    dead-stone uncertainty. Returns the sentence and its tables (``seeds``, ``seed_flips``)."""
+    scores = tables.run.scores
+    estimated = scores.loc[scores["game_id"].isin(even) & scores["life_method"].eq("estimate"), "game_id"].nunique()
+    if len(tables.seeds) < 2:
+        if not estimated:
+            return ("Dead-stone uncertainty: no settled even game has its dead stones estimated from playouts, "
+                    "so no seed moves a count."), {}
+        return (f"Dead-stone uncertainty: not measured for this run. The dead stones of {estimated:,} settled even "
+                f"games are estimated from seeded playouts (seed {life_seed(tables.run)}); to see how far the "
+                "rates rest on that chance, score the collection again with other seeds (`rulelab score INPUTS "
+                "--out RUN1 --seed 1`, ...) and give the runs to the report with `rulelab report RUN OUT "
+                "--seed-runs RUN1 RUN2`."), {}
+    verdicts = seed_verdicts(tables.seeds, present)
+    rates, flips = seed_rates(verdicts), seed_flips(verdicts)
+    seeds = ", ".join(str(seed) for seed in tables.seeds)
+
+    def pair_words(pair: str) -> str:
+        return "any of them" if pair == "any" else pair.replace("–", " vs ")
+
+    def spread(rows: pd.DataFrame) -> str:
+        counts = ", ".join(f"{row.disagreements:,}/{row.games:,}" for row in rows.itertuples())
+        low, high = rows["rate_min"].iloc[0], rows["rate_max"].iloc[0]
+        span = f"{low:.1%} under each" if f"{low:.1%}" == f"{high:.1%}" else f"{low:.1%}–{high:.1%}"
+        return f"{counts} ({span}; intervals within {rows['low'].min():.1%}–{rows['high'].max():.1%})"
+
+    by_basis = [f"at {basis} komi: " + "; ".join(f"{pair_words(pair)} {spread(rows)}"
+                                                for pair, rows in block.groupby("pair", sort=False))
+                for basis, block in rates.groupby("komi_basis", sort=False)]
+    changed = flips.loc[flips["change"] == "verdict", "game_id"].unique()
+    moved = flips.loc[flips["change"] == "selection", "game_id"].unique()
+    text = (f"Dead-stone uncertainty: the estimated dead stones ({estimated:,} of the settled even games) come "
+            f"from seeded playouts, so the collection was also scored with other seeds (`rulelab score --seed`) "
+            f"and each pair compared seed by seed (seeds {seeds}, disagreements/games per seed; "
+            "findings_seeds.csv): "
+            + "; ".join(by_basis) + f". Between seeds, {len(changed):,} game{'s' if len(changed) != 1 else ''} "
+            f"change{'s' if len(changed) == 1 else ''} verdict on a pair"
+            + (f" ({', '.join(f'`{g}`' for g in changed)})" if 0 < len(changed) <= 5 else "")
+            + f", and {len(moved):,} {'is' if len(moved) == 1 else 'are'} compared under some seeds only (unsettled "
+            "or an outlier of the record under the others' dead stones)"
+            + ("; each is in findings_seed_flips.csv." if len(flips) else "."))
+    fragile = rates.groupby(["komi_basis", "pair"], sort=False)["disagreements"].agg(["min", "max"])
+    fragile = fragile[(fragile["min"] == 0) & (fragile["max"] > 0)]
+    if not fragile.empty:
+        text += (" " + ", ".join(f"{pair_words(pair)} at {basis} komi" for basis, pair in fragile.index)
+                 + ": disagreements under some seeds and none under others, so no difference beyond dead-stone "
+                   "uncertainty is shown.")
+    else:
+        text += (" Every pair that disagrees under one seed disagrees under each: no difference vanishes "
+                 "within dead-stone uncertainty.")
+    return text, {"seeds": rates, "seed_flips": flips} if len(flips) else {"seeds": rates}
 
 
 def _parity_sentence(tables: "ReportTables", even: pd.Index) -> tuple[str, pd.DataFrame]:
