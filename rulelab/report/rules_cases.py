@@ -30,7 +30,8 @@ def status_cases_table(life: pd.DataFrame) -> pd.DataFrame:
                              "stones": int(np.frombuffer(case["stones"], dtype=np.int8).sum()),
                              "dead_under": ",".join(case["dead_under"]), "marks_kept": method == PLAYERS_MARKS,
                              "differs": differ is not None and len(differ) > 0})
-    return pd.DataFrame(rows, columns=["game_id", "kind", "stones", "dead_under", "marks_kept", "differs"])
+    return pd.DataFrame(rows, columns=["game_id", "kind", "stones", "dead_under", "marks_kept", "differs"]).astype(
+        {"marks_kept": bool, "differs": bool})
 
 
 def status_counts(life: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:

@@ -95,7 +95,9 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
                 blocks.append(Text(today[0]))
                 figures["rates"].append(today[1].assign(subset=subset))
             if len(tables.outliers):
-                blocks.append(Text(_sensitivity_sentence(scores, games, rates, present)))
+                text, kept = _sensitivity_sentence(scores, games, rates, present)
+                blocks.append(Text(text))
+                figures["rates"].append(kept.assign(subset=OUTLIERS_KEPT))
     parity_text, parity = _parity_sentence(tables, even)
     blocks.append(Text(parity_text))
     if not parity.empty:
@@ -124,6 +126,9 @@ EVEN = GAME_KINDS[0]
 
 SETTLED = {"view": "games", "settled": 1, "outlier": 0}
 """The explorer's games view of the settled games the findings compare."""
+
+OUTLIERS_KEPT = "outliers kept"
+"""The ``subset`` of ``findings_rates.csv`` whose rates keep the outliers (the sensitivity row)."""
 
 
 def _settled_ids(tables: "ReportTables", kind: str | None = None) -> pd.Index:
@@ -314,7 +319,8 @@ def _parity_sentence(tables: "ReportTables", even: pd.Index) -> tuple[str, pd.Da
     if finished is not None:
         source = ("this run" if counted_on(tables.run) == "play"
                   else f"the run '{tables.finished.name}', the same collection scored with --finish play")
-        text = (f"Parity, who fills the last dame: on the finished boards ({source}: the last dame, protective "
+        text = (f"Parity, who fills the last dame (findings_parity.csv): on the finished boards ({source}: the "
+                "last dame, protective "
                 f"moves and ko played out before the count), {words(finished)} — the draws and tie wins that "
                 "survive the finish.")
         if standing is not None:
@@ -323,7 +329,7 @@ def _parity_sentence(tables: "ReportTables", even: pd.Index) -> tuple[str, pd.Da
         return text, frame
     where = ("on the board as it stands (open dame counted for nobody)" if standing is not None else
              "on the boards as this run counted them (finished for some sources, as they stand for others)")
-    text = (f"Parity, who fills the last dame, {where}: "
+    text = (f"Parity, who fills the last dame (findings_parity.csv), {where}: "
             f"{words(next(iter(figures.values())))}. Under the rules "
             "the dame would be filled before the count; the finished basis needs the collection scored again "
             "with `--finish play` and given to the report with `rulelab report RUN OUT --finished RUN2`.")
@@ -350,7 +356,8 @@ def _today_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFra
     whole = today[today["band"] == "all"].set_index("pair")
     era = rates[(rates["komi_basis"] == "standard") & (rates["band"] == "all")].set_index("pair")
     komi = ", ".join(f"{r} {PRESETS[r].komi:g}" for r in present if r in PRESETS)
-    text = (f"Today's komi, a counterfactual kept apart from the standard basis: with every even game at the "
+    text = (f"Today's komi, a counterfactual kept apart from the standard basis (findings_rates.csv, komi basis "
+            f"'{TODAY}'): with every even game at the "
             f"komi of today's presets ({komi}) whatever its year, the rulesets name different winners on "
             f"{_counted(whole.loc['any'])} of {int(whole.loc['any', 'games']):,} games, against "
             f"{_counted(era.loc['any'])} at the komi of each game's era. By pair (era → today): "
@@ -366,18 +373,20 @@ def _counted(row: pd.Series, view: dict | None = None) -> str:
 
 
 def _sensitivity_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFrame,
-                          present: list[str]) -> str:
-    """The disagreement rate of ``present`` with the outliers kept, beside the rate without them."""
+                          present: list[str]) -> tuple[str, pd.DataFrame]:
+    """The disagreement rate of ``present`` with the outliers kept, beside the rate without them;
+    returns the sentence and the rates with them kept."""
     kept = pair_rates(scores, games, present, keep_outliers=True, kind=EVEN)
     def overall(table: pd.DataFrame) -> pd.Series:
         return table[(table["komi_basis"] != "common") & (table["pair"] == "any") & (table["band"] == "all")].iloc[0]
 
     without, with_them = overall(rates), overall(kept)
-    return (f"Sensitivity: keeping the {int(with_them['games'] - without['games']):,} settled even games whose "
-            f"count misses the record by more than {OUTLIER_POINTS:g} points, the rulesets would name "
-            f"different winners on {share(with_them['disagreements'], int(with_them['games']))} of "
-            f"{int(with_them['games']):,} games, against "
-            f"{share(without['disagreements'], int(without['games']))} without them.")
+    text = (f"Sensitivity (findings_rates.csv, subset '{OUTLIERS_KEPT}'): keeping the "
+            f"{int(with_them['games'] - without['games']):,} settled even games whose count misses the record "
+            f"by more than {OUTLIER_POINTS:g} points, the rulesets would name different winners on "
+            f"{share(with_them['disagreements'], int(with_them['games']))} of {int(with_them['games']):,} games, "
+            f"against {share(without['disagreements'], int(without['games']))} without them.")
+    return text, kept
 
 
 def basis_words(basis: str, rulesets) -> str:
