@@ -1,7 +1,8 @@
 """One part of the report of a run folder, rebuilt alone (its files and ``KEY.md``): for a
 researcher iterating on one section without building the whole report (``rulelab report``).
 
-Usage: python -m analyses.part KEY RUN_DIR OUT_DIR [--seed N] [--n-boot N] [--finished RUN_DIR] [--seed-runs RUN_DIR ...] ...
+Usage: python -m analyses.part KEY RUN_DIR OUT_DIR [--seed N] [--n-boot N] [--finished RUN_DIR]
+       [--seed-runs RUN_DIR ...] ...
 """
 
 from __future__ import annotations

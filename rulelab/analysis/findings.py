@@ -109,6 +109,38 @@ def _pair_records(rows: pd.DataFrame, rulesets, label: str) -> list[dict]:
     return records
 
 
+def older_than_rules(scores: pd.DataFrame, games: pd.DataFrame, ruleset: str, year: int,
+                     rulesets=MAIN_RULESETS, *, kind: str | None = "even") -> pd.DataFrame:
+    """Per pair of ``rulesets`` with ``ruleset``, its disagreements at standard komi on the
+    settled games of ``kind``, and how many of them are in games played before ``year`` (the
+    first text of ``ruleset``'s rules: :data:`~rulelab.rules.RULES_FIRST_TEXT`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``pair, disagreements, older`` (of them, games before ``year``), ``undated`` (no year).
+
+    Examples
+    --------
+    >>> scores = pd.DataFrame({"game_id": ["a", "a", "b", "b"], "ruleset": ["chinese", "ing"] * 2,
+    ...     "komi_source": "standard", "scoring": "area", "winner": ["W", "B", "W", "B"]})
+    >>> games = pd.DataFrame({"game_id": ["a", "b"], "status": "ok", "year": [1960, 2000]})
+    >>> older_than_rules(scores, games, "ing", 1991, kind=None)
+             pair  disagreements  older  undated
+    0  chinese–ing              2      1        0
+    """
+    rows = compared_rows(scores, games, kind=kind)
+    years = pd.to_numeric(games.drop_duplicates("game_id").set_index("game_id")["year"], errors="coerce")
+    records = []
+    for pair, differ in pair_differences(rows[rows["ruleset"].isin(rulesets)], rulesets).items():
+        if ruleset not in pair.split("–"):
+            continue
+        played = years.reindex(differ.index[differ.to_numpy(bool)])
+        records.append({"pair": pair, "disagreements": len(played), "older": int(played.lt(year).sum()),
+                        "undated": int(played.isna().sum())})
+    return pd.DataFrame(records, columns=["pair", "disagreements", "older", "undated"])
+
+
 def parity_figures(scores: pd.DataFrame, games: pd.DataFrame, among: pd.Index | None = None) -> pd.DataFrame:
     """On the settled even games (``among`` them when given): how often the last dame decides
     the Chinese result (a margin of ½ point either way: the other player filling it would

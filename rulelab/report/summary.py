@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from rulelab.analysis.divergence import COMMON_KOMI, TODAY, compared_rows, todays_komi
-from rulelab.analysis.findings import MAIN_RULESETS, black_win_rates, cause_shares, pair_rates, parity_figures
+from rulelab.analysis.findings import (MAIN_RULESETS, black_win_rates, cause_shares, older_than_rules, pair_rates,
+                                       parity_figures)
 from rulelab.analysis.komi import headline_fair_komi
 from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.seeds import life_seed, seed_flips, seed_rates, seed_verdicts
@@ -23,7 +24,7 @@ from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.report.collection import has_servers
 from rulelab.report.explorer import life_methods, view_link
 from rulelab.report.front import record_agreement, term
-from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS, finish_basis
+from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS, RULES_FIRST_TEXT, finish_basis
 
 if TYPE_CHECKING:
     from rulelab.report.shared import ReportTables
@@ -94,6 +95,7 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
             if today:
                 blocks.append(Text(today[0]))
                 figures["rates"].append(today[1].assign(subset=subset))
+            blocks += [Text(text) for text in _older_than_rules_sentences(scores, games, present)]
             if len(tables.outliers):
                 text, kept = _sensitivity_sentence(scores, games, rates, present)
                 blocks.append(Text(text))
@@ -365,6 +367,27 @@ def _today_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFra
                         f"{share(whole.loc[p, 'disagreements'], int(whole.loc[p, 'games']))}"
                         for p in whole.index if p != "any" and p in era.index) + ".")
     return text, today
+
+
+def _older_than_rules_sentences(scores: pd.DataFrame, games: pd.DataFrame, present: list[str]) -> list[str]:
+    """For each ruleset of ``present`` younger than some of the games (:data:`RULES_FIRST_TEXT`),
+    how many of its pairs' disagreements on even games are in games older than its rules."""
+    sentences = []
+    for ruleset in present:
+        if ruleset not in RULES_FIRST_TEXT:
+            continue
+        year, source = RULES_FIRST_TEXT[ruleset]
+        older = older_than_rules(scores, games, ruleset, year, present, kind=EVEN)
+        if not older["older"].sum():
+            continue
+        counts = "; ".join(f"{row.pair.replace('–', ' vs ')} {row.older:,} of its {row.disagreements:,}"
+                           for row in older.itertuples())
+        sentences.append(
+            f"Rules younger than the games: {ruleset.title()}'s earliest rules text is of {year} ({source}), "
+            f"and its preset has no komi of an era, so a game played before {year} is scored at {ruleset.title()}'s "
+            f"komi of {PRESETS[ruleset].komi:g} by rules its players did not play. Of the disagreements on even "
+            f"games at standard komi, in such games: {counts}.")
+    return sentences
 
 
 def _counted(row: pd.Series, view: dict | None = None) -> str:
