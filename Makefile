@@ -9,6 +9,7 @@ RUN ?= cache/run
 REPORT ?= reports
 JOBS ?= 2
 PLAYOUT ?= captured
+SEEDS ?= 1 2
 
 .PHONY: install cjk-font katago gnugo chromium test check analysis bench probes clean
 
@@ -67,15 +68,22 @@ check: $(STAMP)
 # title games whose records name no rules. PLAYOUT=as-is scores Tromp-Taylor and stone
 # scoring on the board as it stands. reports/ is replaced whole, only once the new
 # report is complete; a CORPUS that is missing, unreadable or holds no game stops the
-# scoring before it writes, so cache/run and reports/ stay as they were.
+# scoring before it writes, so cache/run and reports/ stay as they were. The collection is
+# scored again with each life seed of SEEDS (cache/run-seed1, ...; SEEDS= for none), which
+# the report's findings compare seed by seed (dead-stone uncertainty).
 analysis: $(STAMP)
 	@corpus="$(CORPUS)"; assume=""; \
 	if [ -z "$$corpus" ]; then echo "==> fetching the default corpus"; \
 		corpus=$$(bash analyses/fetch_default_corpus.sh); assume="--assume-rules japanese"; fi; \
 	echo "==> scoring $$corpus into $(RUN)"; \
-	$(VENV)/bin/rulelab score "$$corpus" --out $(RUN) --force --jobs $(JOBS) --playout $(PLAYOUT) $$assume && \
+	$(VENV)/bin/rulelab score "$$corpus" --out $(RUN) --force --jobs $(JOBS) --playout $(PLAYOUT) $$assume || exit 1; \
+	seeded=""; for seed in $(SEEDS); do \
+		echo "==> scoring $$corpus with life seed $$seed into $(RUN)-seed$$seed (dead-stone uncertainty)"; \
+		$(VENV)/bin/rulelab score "$$corpus" --out $(RUN)-seed$$seed --force --jobs $(JOBS) --playout $(PLAYOUT) \
+			--seed $$seed $$assume || exit 1; \
+		seeded="$$seeded $(RUN)-seed$$seed"; done; \
 	echo "==> building the report in $(REPORT)/" && \
-	$(VENV)/bin/rulelab report $(RUN) $(REPORT)
+	$(VENV)/bin/rulelab report $(RUN) $(REPORT) $${seeded:+--seed-runs$$seeded}
 
 bench: $(STAMP) gnugo
 	$(PY) -m bench.run

@@ -139,6 +139,10 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--finished", metavar="RUN_DIR",
                         help="a run of the same collection scored with --finish play: parity on the "
                              "finished boards for a run counted as the boards stand (KGS)")
+    report.add_argument("--seed-runs", metavar="RUN_DIR", nargs="+", default=[],
+                        help="runs of the same collection scored with other --seed values (after "
+                             "RUN_DIR OUT_DIR): each even-game pair rate per seed, and the games "
+                             "whose verdict changes between seeds")
     return parser
 
 
@@ -367,7 +371,8 @@ def _report(args) -> int:
     started = time.perf_counter()
     _say(f"building the report of {run} in {out} (a minute or so) ...")
     finished = check_run(args.finished) if args.finished is not None else None
-    index = build_report(run, out, finished=finished)
+    seeds = tuple(check_run(folder) for folder in args.seed_runs)
+    index = build_report(run, out, finished=finished, seed_runs=seeds)
     print(printable(f"report: {index} ({time.perf_counter() - started:.0f} s)"))
     return 0
 

@@ -6,6 +6,10 @@ without loading the life package and its compiled kernels.
 
 METHODS = ("auto", "estimate", "markup", "gnugo", "katago")
 
+PLAYERS_MARKS = "markup"
+"""The method of a verdict that is the players' own marks (``TB``/``TW``): their agreement,
+which no status reading overrules (:func:`rulelab.life.status.ruled_cases`)."""
+
 ENGINE_METHODS = ("gnugo", "katago")
 """The methods that ask another program, which can also give a second opinion
 (``rulelab validate --second-opinion``)."""

@@ -333,6 +333,16 @@ ERA_KOMI_SOURCES: Mapping[str, str] = MappingProxyType(
 """Where each preset's :attr:`Ruleset.era_komi` comes from; presets not named here have had
 one komi."""
 
+RULES_FIRST_TEXT: Mapping[str, tuple[int, str]] = MappingProxyType(
+    {
+        "ing": (1991, "docs/RULES.md, Ing: 'SST laws 1991, Ing Goe rules 1996/2006', the earliest Ing "
+                      "text it names; the komi of 8 with Black winning ties is that text's"),
+    }
+)
+"""Per preset without an era komi whose rules are younger than many records: the year of its
+earliest text, and the source. A game older than that was not played under those rules, so a
+divergence it shows is a counterfactual the findings count apart."""
+
 HANDICAP_CONVENTIONS: Mapping[str, str] = MappingProxyType(
     {
         "chinese": "Black gives back half the number of handicap stones in zi and no komi "

@@ -109,15 +109,16 @@ def collection() -> tuple[pd.DataFrame, pd.DataFrame]:
     return games, pd.DataFrame(scores)
 
 
-def write_run(folder: Path, games: pd.DataFrame, scores: pd.DataFrame) -> Path:
-    """A run folder as the pipeline writes it, with provenance metadata and a manifest."""
+def write_run(folder: Path, games: pd.DataFrame, scores: pd.DataFrame, **options) -> Path:
+    """A run folder as the pipeline writes it, with provenance metadata (``options``: the
+    command's options it records, e.g. ``seed``) and a manifest."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     folder.mkdir(parents=True, exist_ok=True)
     for name, frame in (("games", games), ("scores", scores)):
         table = pa.Table.from_pandas(frame, preserve_index=False)
-        provenance = json.dumps({"rulelab": "0.1.0", "table": name, "options": {"dame_policy": "none"}})
+        provenance = json.dumps({"rulelab": "0.1.0", "table": name, "options": {"dame_policy": "none", **options}})
         table = table.replace_schema_metadata({**(table.schema.metadata or {}), b"rulelab": provenance})
         pq.write_table(table, folder / f"{name}.parquet")
     manifest = {"rulelab_version": "0.1.0", "options": {"rulesets": sorted(PRESETS)},

@@ -76,7 +76,7 @@ def test_a_life_table_without_the_game_has_no_verdict():
 
 def test_the_analyses_and_sql_load_no_life_package():
     command = ("import rulelab.analysis, rulelab.report.sections, rulelab.store.sql, sys; "
-               "print(sorted(m for m in sys.modules if m.startswith('rulelab.life')))")
+               "print(sorted(m for m in sys.modules if m.split('.')[:2] == ['rulelab', 'life']))")
     shown = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"
 

@@ -77,24 +77,68 @@ def pair_rates(scores: pd.DataFrame, games: pd.DataFrame, rulesets=MAIN_RULESETS
                                           "rate", "low", "high"])
 
 
+def pair_differences(rows: pd.DataFrame, rulesets=MAIN_RULESETS) -> dict[str, pd.Series]:
+    """Per pair of ``rulesets`` (``'chinese–japanese'``, ...) and for ``'any'`` of them, whether
+    their winners differ, on each game of the compared ``rows`` scored under all of the pair's.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"game_id": ["g1", "g1", "g2", "g2"], "ruleset": ["chinese", "ing"] * 2,
+    ...     "komi_source": "standard", "scoring": "area", "winner": ["B", "W", "B", "B"]})
+    >>> pair_differences(rows, ["chinese", "ing"])["chinese–ing"].to_dict()
+    {'g1': True, 'g2': False}
+    """
+    wide = winners(rows, finished_only=False)
+    present = [r for r in rulesets if r in wide.columns]
+    pairs = [(f"{a}–{b}", [a, b]) for i, a in enumerate(present) for b in present[i + 1:]]
+    return {name: wide[columns].dropna().nunique(axis=1).gt(1)
+            for name, columns in pairs + [("any", present)] if len(columns) >= 2}
+
+
 def _pair_records(rows: pd.DataFrame, rulesets, label: str) -> list[dict]:
     """The rate records of :func:`pair_rates` on one basis's compared ``rows``."""
-    wide = winners(rows, finished_only=False)
     margin = rows.pivot_table(index="game_id", columns="ruleset", values="margin", aggfunc="first")
-    present = [r for r in rulesets if r in wide.columns]
-    pairs = [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
     records = []
-    for name, columns in [(f"{a}–{b}", [a, b]) for a, b in pairs] + [("any", present)]:
-        if len(columns) < 2:
-            continue
-        both = wide[columns].dropna()
-        differ = both.nunique(axis=1).gt(1)
-        close = margin.loc[both.index, columns].abs().min(axis=1)
+    for name, differ in pair_differences(rows, rulesets).items():
+        columns = list(rulesets) if name == "any" else name.split("–")
+        close = margin.reindex(index=differ.index, columns=columns).abs().min(axis=1)
         records.append(_rate(label, name, "all", differ))
         for low, high, band in MARGIN_BANDS:
             inside = (close <= high) & ((close > low) | (low == 0))
             records.append(_rate(label, name, band, differ[inside]))
     return records
+
+
+def older_than_rules(scores: pd.DataFrame, games: pd.DataFrame, ruleset: str, year: int,
+                     rulesets=MAIN_RULESETS, *, kind: str | None = "even") -> pd.DataFrame:
+    """Per pair of ``rulesets`` with ``ruleset``, its disagreements at standard komi on the
+    settled games of ``kind``, and how many of them are in games played before ``year`` (the
+    first text of ``ruleset``'s rules: :data:`~rulelab.rules.RULES_FIRST_TEXT`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``pair, disagreements, older`` (of them, games before ``year``), ``undated`` (no year).
+
+    Examples
+    --------
+    >>> scores = pd.DataFrame({"game_id": ["a", "a", "b", "b"], "ruleset": ["chinese", "ing"] * 2,
+    ...     "komi_source": "standard", "scoring": "area", "winner": ["W", "B", "W", "B"]})
+    >>> games = pd.DataFrame({"game_id": ["a", "b"], "status": "ok", "year": [1960, 2000]})
+    >>> older_than_rules(scores, games, "ing", 1991, kind=None)
+             pair  disagreements  older  undated
+    0  chinese–ing              2      1        0
+    """
+    rows = compared_rows(scores, games, kind=kind)
+    years = pd.to_numeric(games.drop_duplicates("game_id").set_index("game_id")["year"], errors="coerce")
+    records = []
+    for pair, differ in pair_differences(rows[rows["ruleset"].isin(rulesets)], rulesets).items():
+        if ruleset not in pair.split("–"):
+            continue
+        played = years.reindex(differ.index[differ.to_numpy(bool)])
+        records.append({"pair": pair, "disagreements": len(played), "older": int(played.lt(year).sum()),
+                        "undated": int(played.isna().sum())})
+    return pd.DataFrame(records, columns=["pair", "disagreements", "older", "undated"])
 
 
 def parity_figures(scores: pd.DataFrame, games: pd.DataFrame, among: pd.Index | None = None) -> pd.DataFrame:

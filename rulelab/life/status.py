@@ -18,6 +18,12 @@ that live or die by a ko (``../shared/docs/rules-texts/``):
   remove: two or more kos left open on the board (a double-ko seki), read here as
   such a source.
 
+The players' own marks (``TB``/``TW``, :mod:`rulelab.life.markup`) are their agreement on
+every group's life, the agreement both texts end the game with (J1989 Art. 9-2: after play
+stops the players confirm life and territory and agree the game's end; Chinese 1988 Art. 8:
+dead and alive "经双方确认", as both players confirm), and the record's count is theirs: a status case on a marked board only flags the
+group (:func:`ruled_cases`), each ruleset counting the marks.
+
 A ko the attacker cannot take first (an approach ko, Fig. 10 and 11) decides nothing
 differently: the confirmation gives the loser of the ko the pass it needs.
 
@@ -44,6 +50,7 @@ import numpy as np
 from rulelab.board import LEGAL, NO_POINT, SUICIDE_NONE, pad, play
 from rulelab.life.estimate import BENT_FOUR, KO_TO_KILL
 from rulelab.life.reading import read_enclosed
+from rulelab.life_methods import PLAYERS_MARKS
 from rulelab.position import BLACK, EMPTY, WHITE
 from rulelab.scoring.seki import double_ko_seki
 
@@ -108,6 +115,20 @@ def status_cases(board: np.ndarray, dead: np.ndarray, known: tuple = ()) -> list
     if seki.any():
         cases.append(StatusCase(DOUBLE_KO_SEKI, seki, np.zeros_like(seki), (), ()))
     return cases
+
+
+def ruled_cases(method: str, cases: list[StatusCase]) -> list[StatusCase]:
+    """The cases whose rules' verdicts replace a verdict by ``method`` in the count: all of
+    them, or none when the verdict is the players' marks (:data:`~rulelab.life_methods.PLAYERS_MARKS`), which stand.
+
+    Examples
+    --------
+    >>> case = StatusCase("bent_four_in_the_corner", np.ones((1, 1), bool), np.zeros((1, 1), bool),
+    ...                   ("territory", "area"), ())
+    >>> len(ruled_cases("estimate", [case])), len(ruled_cases("markup", [case]))
+    (1, 0)
+    """
+    return [] if method == PLAYERS_MARKS else list(cases)
 
 
 def double_ko_stones(board: np.ndarray) -> np.ndarray:

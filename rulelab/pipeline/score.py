@@ -21,7 +21,7 @@ import pyarrow as pa
 from rulelab.errors import RulelabError, RulesError, raise_if_interrupted
 from rulelab.life import LifeMethod, LifeVerdict, life_method
 from rulelab.life.methods import on_board
-from rulelab.life.status import StatusCase, dead_under, status_cases
+from rulelab.life.status import StatusCase, dead_under, ruled_cases, status_cases
 from rulelab.pipeline.checkpoint import Stage
 from rulelab.pipeline.ingest import environment
 from rulelab.position import Position
@@ -213,7 +213,9 @@ def game_status(position: Position, verdict) -> list[StatusCase]:
 
 def _status_dead(verdict, cases: list[StatusCase], scoring: str) -> tuple[str | None, np.ndarray | None]:
     """``(kinds, dead)``: the cases that rules counting ``scoring`` decide otherwise than
-    ``verdict``, and those rules' dead stones (None, None when they are the verdict's own)."""
+    ``verdict``, and those rules' dead stones (None, None when they are the verdict's own,
+    as on the players' marks: :func:`~rulelab.life.status.ruled_cases`)."""
+    cases = ruled_cases(verdict.method, cases)
     changed = [case.kind for case in cases
                if not np.array_equal(dead_under(verdict.dead, [case], scoring), verdict.dead)]
     if not changed:
@@ -309,7 +311,8 @@ def _add_repetition(row: dict, entries: dict[str, list]) -> None:
 def _own_dead(verdict, cases: list[StatusCase], rulesets: list[Ruleset]) -> dict[str, np.ndarray]:
     """Each ruleset's dead stones under its rules' own verdict on the status cases, by
     name, for the life table: one mask per way of counting, and none for a game without
-    a case (every ruleset then takes the verdict's)."""
+    a case the rules decide in the count (every ruleset then takes the verdict's)."""
+    cases = ruled_cases(verdict.method, cases)
     if not cases:
         return {}
     by_scoring = {scoring: dead_under(verdict.dead, cases, scoring) for scoring in {r.scoring for r in rulesets}}

@@ -27,7 +27,7 @@ from rulelab.report.render import render_html, render_markdown
 
 
 def build_report(run_dir: str | Path, out_dir: str | Path, *, finished: str | Path | None = None,
-                 **settings) -> Path:
+                 seed_runs: tuple[str | Path, ...] = (), **settings) -> Path:
     """Build the full report of a run folder — the one entry point of every caller.
 
     The report is built in a folder beside ``out_dir`` and swapped in whole once
@@ -47,6 +47,10 @@ def build_report(run_dir: str | Path, out_dir: str | Path, *, finished: str | Pa
         A run folder of the same collection scored with ``--finish play``: the parity figures
         of a run counted on the board as it stands (KGS's way) then come on the finished
         boards too.
+    seed_runs : tuple of str or Path, optional
+        Run folders of the same collection scored with the same options and other seeds
+        (``rulelab score --seed S``): the findings then give each even-game pair rate per
+        seed, and the games whose verdict changes between seeds.
     **settings
         Fields of :class:`~rulelab.report.shared.Settings` (``seed``, ``n_boot``,
         ``examples_per_cause``, ``komi_grid``).
@@ -67,7 +71,7 @@ def build_report(run_dir: str | Path, out_dir: str | Path, *, finished: str | Pa
 
     under_way = ["reading the run"]
     with Heartbeat(lambda: f"building the report: {under_way[0]}"):
-        tables = ReportTables.load(run_dir, Settings(**settings), finished)
+        tables = ReportTables.load(run_dir, Settings(**settings), finished, tuple(seed_runs))
         out = _report_folder(run_dir, out_dir)
         with _staged(out) as staging:
             workspace = Workspace(staging)
@@ -228,9 +232,10 @@ def _locked(marker: Path) -> bool:
 
 
 def write_section(key: str, run_dir: str | Path, out_dir: str | Path, *,
-                  finished: str | Path | None = None, **settings) -> Path:
+                  finished: str | Path | None = None, seed_runs: tuple[str | Path, ...] = (),
+                  **settings) -> Path:
     """Build one part of the report (its files plus ``<key>.md``) — what each script
-    under ``analyses/`` calls; ``finished`` as in :func:`build_report`.
+    under ``analyses/`` calls; ``finished`` and ``seed_runs`` as in :func:`build_report`.
 
     Raises
     ------
@@ -242,7 +247,7 @@ def write_section(key: str, run_dir: str | Path, out_dir: str | Path, *,
 
     if key not in SECTIONS:
         raise InputError(f"The report part must be one of {', '.join(SECTIONS)}; got {key!r}.")
-    tables = ReportTables.load(run_dir, Settings(**settings), finished)
+    tables = ReportTables.load(run_dir, Settings(**settings), finished, tuple(seed_runs))
     workspace = _workspace(run_dir, out_dir)
     section = SECTIONS[key](tables, workspace)
     path = workspace.path / f"{key}.md"

@@ -10,23 +10,28 @@ import pandas as pd
 
 from rulelab.analysis import diagrams
 from rulelab.analysis.verdict import stored_verdict
+from rulelab.life_methods import PLAYERS_MARKS
 from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.report.shared import ReportTables
 
 
 def status_cases_table(life: pd.DataFrame) -> pd.DataFrame:
     """One row per status case of a life table: ``game_id``, ``kind``, ``stones`` (the
-    group's size), ``dead_under`` (the rulesets calling it dead, comma-separated) and
-    ``differs`` (some ruleset's dead stones differ from the common verdict's)."""
+    group's size), ``dead_under`` (the rulesets whose rules call it dead, comma-separated),
+    ``marks_kept`` (the verdict is the players' marks, which every ruleset counts: the case
+    only flags the group, :func:`~rulelab.life.status.ruled_cases`) and ``differs`` (some
+    ruleset's dead stones differ from the common verdict's)."""
     rows = []
     if "status_cases" in life.columns:
-        for game_id, cases, differ in zip(life["game_id"], life["status_cases"], life["status_dead"]):
+        for game_id, method, cases, differ in zip(life["game_id"], life["life_method"], life["status_cases"],
+                                                  life["status_dead"]):
             for case in [] if cases is None else cases:
                 rows.append({"game_id": game_id, "kind": case["kind"],
                              "stones": int(np.frombuffer(case["stones"], dtype=np.int8).sum()),
-                             "dead_under": ",".join(case["dead_under"]),
+                             "dead_under": ",".join(case["dead_under"]), "marks_kept": method == PLAYERS_MARKS,
                              "differs": differ is not None and len(differ) > 0})
-    return pd.DataFrame(rows, columns=["game_id", "kind", "stones", "dead_under", "differs"])
+    return pd.DataFrame(rows, columns=["game_id", "kind", "stones", "dead_under", "marks_kept", "differs"]).astype(
+        {"marks_kept": bool, "differs": bool})
 
 
 def status_counts(life: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
@@ -34,6 +39,8 @@ def status_counts(life: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     verdict moved and those whose winner it changed (against the common verdict)."""
     cases = status_cases_table(life)
     counts = cases.groupby("kind")["game_id"].nunique().rename("games").to_frame()
+    counts["marks_kept"] = cases[cases["marks_kept"]].groupby("kind")["game_id"].nunique()
+    counts["marks_kept"] = counts["marks_kept"].fillna(0).astype(int)
     if "status" not in scores.columns or cases.empty:
         return counts.reset_index()
     rows = scores[scores["status"].notna() & scores["komi_source"].eq("standard")].copy()
@@ -69,8 +76,9 @@ def rules_cases_section(tables: ReportTables, out: Workspace) -> Section:
                    "Art. 4; a double-ko seki, J1989 Art. 8 Fig. 14, is a seki under every ruleset) and "
                    "what a whole-board repetition means (a draw, no result, a forbidden "
                    "move, or resolved by Ing's ko rules). Each ruleset counts a status case with its "
-                   "own verdict; `moved_<ruleset>` counts the games whose margin that moved, "
-                   "`winner_changed` those where it changed a winner under some ruleset.")]
+                   "own verdict, except on the players' own marks, which stand: there the case only flags "
+                   "the group (`marks_kept`); `moved_<ruleset>` counts the games whose margin a ruleset's own "
+                   "verdict moved, `winner_changed` those where it changed a winner under some ruleset.")]
     blocks.append(Text(_status_words(life, scores)))
     blocks.append(out.table("status_cases", status, "Games with each status case"))
     blocks.append(out.table("cycles", cycles,
@@ -80,6 +88,8 @@ def rules_cases_section(tables: ReportTables, out: Workspace) -> Section:
     examples = examples.drop_duplicates("kind").sort_values("kind")
     for row in examples.itertuples(index=False):
         verdict = f"dead under {row.dead_under}" if row.dead_under else "alive under every ruleset"
+        if row.marks_kept:
+            verdict = f"the players' marks kept, as every ruleset counts it (the rules' reading: {verdict})"
         blocks += _drawn(tables, out, row.game_id, row.kind, f"{row.stones} stones, {verdict}")
     if not cycles.empty:
         # a record whose players stopped in its cycle shows one of its boards
@@ -102,13 +112,18 @@ def _status_words(life: pd.DataFrame, scores: pd.DataFrame) -> str:
                            errors="coerce").fillna(0.0)
     moved = standard.loc[effect.ne(0), "game_id"].nunique()
     with_case, differing = cases["game_id"].nunique(), cases.loc[cases["differs"], "game_id"].nunique()
+    marked = cases.loc[cases["marks_kept"], "game_id"].nunique()
     text = f"Status changes a count on {moved:,} of the {standard['game_id'].nunique():,} scored games."
     if not with_case:
         return text + " No game holds a status case, so none can."
     return text + (f" {with_case:,} games hold a status case, and on {differing:,} of them some ruleset's own "
                    "verdict differs from the common one; only there can a count move. Most cases are decided "
                    "alike by every ruleset: a bent four in the corner is dead under Japanese confirmation and, "
-                   "played out, under the area rules too, and a double-ko seki is a seki everywhere.")
+                   "played out, under the area rules too, and a double-ko seki is a seki everywhere. "
+                   f"On {marked:,} of the {with_case:,} the dead stones are the players' own marks, which no "
+                   "ruleset's reading overrules: the players confirmed the group's life (J1989 Art. 9-2, "
+                   "Chinese 1988 Art. 8) and the record's count is theirs, so there the case is a flag "
+                   "(`marks_kept`), never a change of count.")
 
 
 def _drawn(tables: ReportTables, out: Workspace, game_id: str, kind: str, caption: str) -> list:

@@ -16,6 +16,7 @@ from rulelab.analysis.findings import trusted_games
 from rulelab.analysis.inputs import Run, analysable_games, read_run
 from rulelab.analysis.komi import DEFAULT_KOMI_GRID, fair_komi_sensitivity, headline_fair_komi
 from rulelab.analysis.outcomes import komi_outcomes
+from rulelab.analysis.seeds import life_seed, seed_runs
 from rulelab.analysis.selection import collection_board, komi_population, other_boards, record_gaps
 from rulelab.errors import InputError
 from rulelab.report.blocks import Section, Text
@@ -46,22 +47,26 @@ class Settings:
 class ReportTables:
     """A loaded run plus the intermediate tables several sections share (computed once)."""
 
-    def __init__(self, run: Run, settings: Settings, finished: Run | None = None):
+    def __init__(self, run: Run, settings: Settings, finished: Run | None = None,
+                 seeds: dict[int, Run] | None = None):
         self.run = run
         self.settings = settings
         self.finished = finished
         """A run of the same collection counted on the finished boards (``--finish play``),
         for the parity figures of a run counted on the board as it stands; or None."""
+        self.seeds = seeds or {life_seed(run): run}
+        """This run and the same collection scored with other life seeds, by seed
+        (:func:`~rulelab.analysis.seeds.seed_runs`): the dead-stone uncertainty of the rates."""
 
     @classmethod
-    def load(cls, run_dir: str | Path, settings: Settings,
-             finished_dir: str | Path | None = None) -> "ReportTables":
+    def load(cls, run_dir: str | Path, settings: Settings, finished_dir: str | Path | None = None,
+             seed_dirs: tuple[str | Path, ...] = ()) -> "ReportTables":
         run = read_run(run_dir)
         finished = None if finished_dir is None else read_run(finished_dir)
         if finished is not None and not set(finished.games["game_id"]) & set(run.games["game_id"]):
             raise InputError(f"The finished run {str(finished_dir)!r} holds none of the games of {str(run_dir)!r}: "
                              "it must be the same collection scored with --finish play.")
-        return cls(run, settings, finished)
+        return cls(run, settings, finished, seed_runs(run, [read_run(folder) for folder in seed_dirs]))
 
     @cached_property
     def games(self) -> pd.DataFrame:

@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from rulelab.analysis.divergence import COMMON_KOMI, TODAY, compared_rows, todays_komi
-from rulelab.analysis.findings import MAIN_RULESETS, black_win_rates, cause_shares, pair_rates, parity_figures
+from rulelab.analysis.findings import (MAIN_RULESETS, black_win_rates, cause_shares, older_than_rules, pair_rates,
+                                       parity_figures)
 from rulelab.analysis.komi import headline_fair_komi
 from rulelab.analysis.outcomes import RECORD
+from rulelab.analysis.seeds import life_seed, seed_flips, seed_rates, seed_verdicts
 from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS
 from rulelab.analysis.strata import GAME_KINDS
 from rulelab.analysis.stats import wilson_interval
@@ -22,7 +24,7 @@ from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.report.collection import has_servers
 from rulelab.report.explorer import life_methods, view_link
 from rulelab.report.front import record_agreement, term
-from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS, finish_basis
+from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS, RULES_FIRST_TEXT, finish_basis
 
 if TYPE_CHECKING:
     from rulelab.report.shared import ReportTables
@@ -85,12 +87,19 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
             text, reproduced = _counting_error_sentence(scores, games, rates, present)
             figures["reproduced"].append(reproduced.assign(subset=subset))
             blocks.append(Text(text))
+            text, seeds = _seed_sentence(tables, even, present)
+            blocks.append(Text(text))
+            for name, frame in seeds.items():
+                figures[name] = [frame.assign(subset=subset)]
             today = _today_sentence(scores, games, rates, present)
             if today:
                 blocks.append(Text(today[0]))
                 figures["rates"].append(today[1].assign(subset=subset))
+            blocks += [Text(text) for text in _older_than_rules_sentences(scores, games, present)]
             if len(tables.outliers):
-                blocks.append(Text(_sensitivity_sentence(scores, games, rates, present)))
+                text, kept = _sensitivity_sentence(scores, games, rates, present)
+                blocks.append(Text(text))
+                figures["rates"].append(kept.assign(subset=OUTLIERS_KEPT))
     parity_text, parity = _parity_sentence(tables, even)
     blocks.append(Text(parity_text))
     if not parity.empty:
@@ -102,7 +111,9 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
                 "causes": "Main causes on even games, as stated above",
                 "reproduced": "Disagreement rates on the even games whose count reproduces the record "
                               "(exactly, and within a point), as stated above",
-                "parity": "Parity on the settled even games, on the finished boards and as they stand"}
+                "parity": "Parity on the settled even games, on the finished boards and as they stand",
+                "seeds": "Disagreement rates on even games under each seed of the life estimator, as stated above",
+                "seed_flips": "The games whose verdict on a pair changes between seeds of the life estimator"}
     for name, parts in figures.items():
         if parts:
             frame = pd.concat(parts, ignore_index=True)
@@ -117,6 +128,9 @@ EVEN = GAME_KINDS[0]
 
 SETTLED = {"view": "games", "settled": 1, "outlier": 0}
 """The explorer's games view of the settled games the findings compare."""
+
+OUTLIERS_KEPT = "outliers kept"
+"""The ``subset`` of ``findings_rates.csv`` whose rates keep the outliers (the sensitivity row)."""
 
 
 def _settled_ids(tables: "ReportTables", kind: str | None = None) -> pd.Index:
@@ -228,6 +242,62 @@ def _counting_error_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: p
     return text, frame
 
 
+def _seed_sentence(tables: "ReportTables", even: pd.Index, present: list[str]) -> tuple[str, dict]:
+    """The even-game pair rates under each seed of the life estimator (the runs given with
+    ``--seed-runs``): their range, the games whose verdict changes between seeds, and each pair
+    that disagrees under one seed and not under another, said to show no difference beyond
+    dead-stone uncertainty. Returns the sentence and its tables (``seeds``, ``seed_flips``)."""
+    scores = tables.run.scores
+    estimated = scores.loc[scores["game_id"].isin(even) & scores["life_method"].eq("estimate"), "game_id"].nunique()
+    if len(tables.seeds) < 2:
+        if not estimated:
+            return ("Dead-stone uncertainty: no settled even game has its dead stones estimated from playouts, "
+                    "so no seed moves a count."), {}
+        return (f"Dead-stone uncertainty: not measured for this run. The dead stones of {estimated:,} settled even "
+                f"games are estimated from seeded playouts (seed {life_seed(tables.run)}); to see how far the "
+                "rates rest on that chance, score the collection again with other seeds (`rulelab score INPUTS "
+                "--out RUN1 --seed 1`, ...) and give the runs to the report with `rulelab report RUN OUT "
+                "--seed-runs RUN1 RUN2`."), {}
+    verdicts = seed_verdicts(tables.seeds, present)
+    rates, flips = seed_rates(verdicts), seed_flips(verdicts)
+    seeds = ", ".join(str(seed) for seed in tables.seeds)
+
+    def pair_words(pair: str) -> str:
+        return "any of them" if pair == "any" else pair.replace("–", " vs ")
+
+    def spread(rows: pd.DataFrame) -> str:
+        counts = ", ".join(f"{row.disagreements:,}/{row.games:,}" for row in rows.itertuples())
+        low, high = rows["rate_min"].iloc[0], rows["rate_max"].iloc[0]
+        span = f"{low:.1%} under each" if f"{low:.1%}" == f"{high:.1%}" else f"{low:.1%}–{high:.1%}"
+        return f"{counts} ({span}; intervals within {rows['low'].min():.1%}–{rows['high'].max():.1%})"
+
+    by_basis = [f"at {basis} komi: " + "; ".join(f"{pair_words(pair)} {spread(rows)}"
+                                                for pair, rows in block.groupby("pair", sort=False))
+                for basis, block in rates.groupby("komi_basis", sort=False)]
+    changed = flips.loc[flips["change"] == "verdict", "game_id"].unique()
+    moved = flips.loc[flips["change"] == "selection", "game_id"].unique()
+    text = (f"Dead-stone uncertainty: the estimated dead stones ({estimated:,} of the settled even games) come "
+            f"from seeded playouts, so the collection was also scored with other seeds (`rulelab score --seed`) "
+            f"and each pair compared seed by seed (seeds {seeds}, disagreements/games per seed; "
+            "findings_seeds.csv): "
+            + "; ".join(by_basis) + f". Between seeds, {len(changed):,} game{'s' if len(changed) != 1 else ''} "
+            f"change{'s' if len(changed) == 1 else ''} verdict on a pair"
+            + (f" ({', '.join(f'`{g}`' for g in changed)})" if 0 < len(changed) <= 5 else "")
+            + f", and {len(moved):,} {'is' if len(moved) == 1 else 'are'} compared under some seeds only (unsettled "
+            "or an outlier of the record under the others' dead stones)"
+            + ("; each is in findings_seed_flips.csv." if len(flips) else "."))
+    fragile = rates.groupby(["komi_basis", "pair"], sort=False)["disagreements"].agg(["min", "max"])
+    fragile = fragile[(fragile["min"] == 0) & (fragile["max"] > 0)]
+    if not fragile.empty:
+        text += (" " + ", ".join(f"{pair_words(pair)} at {basis} komi" for basis, pair in fragile.index)
+                 + ": disagreements under some seeds and none under others, so no difference beyond dead-stone "
+                   "uncertainty is shown.")
+    else:
+        text += (" Every pair that disagrees under one seed disagrees under each: no difference vanishes "
+                 "within dead-stone uncertainty.")
+    return text, {"seeds": rates, "seed_flips": flips} if len(flips) else {"seeds": rates}
+
+
 def _parity_sentence(tables: "ReportTables", even: pd.Index) -> tuple[str, pd.DataFrame]:
     """Who fills the last dame, as a reported quantity: on the finished boards (this run where
     it was counted on them, else the run given with ``--finished``), and on the board as it
@@ -251,7 +321,8 @@ def _parity_sentence(tables: "ReportTables", even: pd.Index) -> tuple[str, pd.Da
     if finished is not None:
         source = ("this run" if counted_on(tables.run) == "play"
                   else f"the run '{tables.finished.name}', the same collection scored with --finish play")
-        text = (f"Parity, who fills the last dame: on the finished boards ({source}: the last dame, protective "
+        text = (f"Parity, who fills the last dame (findings_parity.csv): on the finished boards ({source}: the "
+                "last dame, protective "
                 f"moves and ko played out before the count), {words(finished)} — the draws and tie wins that "
                 "survive the finish.")
         if standing is not None:
@@ -260,7 +331,7 @@ def _parity_sentence(tables: "ReportTables", even: pd.Index) -> tuple[str, pd.Da
         return text, frame
     where = ("on the board as it stands (open dame counted for nobody)" if standing is not None else
              "on the boards as this run counted them (finished for some sources, as they stand for others)")
-    text = (f"Parity, who fills the last dame, {where}: "
+    text = (f"Parity, who fills the last dame (findings_parity.csv), {where}: "
             f"{words(next(iter(figures.values())))}. Under the rules "
             "the dame would be filled before the count; the finished basis needs the collection scored again "
             "with `--finish play` and given to the report with `rulelab report RUN OUT --finished RUN2`.")
@@ -287,7 +358,8 @@ def _today_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFra
     whole = today[today["band"] == "all"].set_index("pair")
     era = rates[(rates["komi_basis"] == "standard") & (rates["band"] == "all")].set_index("pair")
     komi = ", ".join(f"{r} {PRESETS[r].komi:g}" for r in present if r in PRESETS)
-    text = (f"Today's komi, a counterfactual kept apart from the standard basis: with every even game at the "
+    text = (f"Today's komi, a counterfactual kept apart from the standard basis (findings_rates.csv, komi basis "
+            f"'{TODAY}'): with every even game at the "
             f"komi of today's presets ({komi}) whatever its year, the rulesets name different winners on "
             f"{_counted(whole.loc['any'])} of {int(whole.loc['any', 'games']):,} games, against "
             f"{_counted(era.loc['any'])} at the komi of each game's era. By pair (era → today): "
@@ -297,24 +369,47 @@ def _today_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFra
     return text, today
 
 
+def _older_than_rules_sentences(scores: pd.DataFrame, games: pd.DataFrame, present: list[str]) -> list[str]:
+    """For each ruleset of ``present`` younger than some of the games (:data:`RULES_FIRST_TEXT`),
+    how many of its pairs' disagreements on even games are in games older than its rules."""
+    sentences = []
+    for ruleset in present:
+        if ruleset not in RULES_FIRST_TEXT:
+            continue
+        year, source = RULES_FIRST_TEXT[ruleset]
+        older = older_than_rules(scores, games, ruleset, year, present, kind=EVEN)
+        if not older["older"].sum():
+            continue
+        counts = "; ".join(f"{row.pair.replace('–', ' vs ')} {row.older:,} of its {row.disagreements:,}"
+                           for row in older.itertuples())
+        sentences.append(
+            f"Rules younger than the games: {ruleset.title()}'s earliest rules text is of {year} ({source}), "
+            f"and its preset has no komi of an era, so a game played before {year} is scored at {ruleset.title()}'s "
+            f"komi of {PRESETS[ruleset].komi:g} by rules its players did not play. Of the disagreements on even "
+            f"games at standard komi, in such games: {counts}.")
+    return sentences
+
+
 def _counted(row: pd.Series, view: dict | None = None) -> str:
     """``k`` games, their share and interval, of a pair-rates row (linked to ``view``)."""
     return f"{int(row['disagreements']):,}, {share(row['disagreements'], int(row['games']), view)}"
 
 
 def _sensitivity_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFrame,
-                          present: list[str]) -> str:
-    """The disagreement rate of ``present`` with the outliers kept, beside the rate without them."""
+                          present: list[str]) -> tuple[str, pd.DataFrame]:
+    """The disagreement rate of ``present`` with the outliers kept, beside the rate without them;
+    returns the sentence and the rates with them kept."""
     kept = pair_rates(scores, games, present, keep_outliers=True, kind=EVEN)
     def overall(table: pd.DataFrame) -> pd.Series:
         return table[(table["komi_basis"] != "common") & (table["pair"] == "any") & (table["band"] == "all")].iloc[0]
 
     without, with_them = overall(rates), overall(kept)
-    return (f"Sensitivity: keeping the {int(with_them['games'] - without['games']):,} settled even games whose "
-            f"count misses the record by more than {OUTLIER_POINTS:g} points, the rulesets would name "
-            f"different winners on {share(with_them['disagreements'], int(with_them['games']))} of "
-            f"{int(with_them['games']):,} games, against "
-            f"{share(without['disagreements'], int(without['games']))} without them.")
+    text = (f"Sensitivity (findings_rates.csv, subset '{OUTLIERS_KEPT}'): keeping the "
+            f"{int(with_them['games'] - without['games']):,} settled even games whose count misses the record "
+            f"by more than {OUTLIER_POINTS:g} points, the rulesets would name different winners on "
+            f"{share(with_them['disagreements'], int(with_them['games']))} of {int(with_them['games']):,} games, "
+            f"against {share(without['disagreements'], int(without['games']))} without them.")
+    return text, kept
 
 
 def basis_words(basis: str, rulesets) -> str:

@@ -79,6 +79,8 @@ def test_findings_state_numbers_with_intervals(tmp_path):
     assert "Tromp–Taylor and Chinese counting" in text and "holds by construction" in text
     assert "parity (who placed the last stone" in text
     assert "Parity, who fills the last dame" in text and "Inside the counting error" in text
+    # Ing's rules (1991) are younger than g_last_dame (1990), one of Japanese vs Ing's two
+    assert "Ing's earliest rules text is of 1991" in text and "japanese vs ing 1 of its 2" in text
 
 
 def test_conventions_say_which_handicap_and_owed_points_records_follow():

@@ -107,7 +107,7 @@ def test_the_life_table_keeps_the_dead_stones_of_each_preset_whose_verdict_diffe
 
     named = STATUS[name]
     position = named.position()
-    life = given(position, named.life().dead, "markup")
+    life = given(position, named.life().dead, "estimate")
     cases, presets = game_status(position, life), list(PRESETS.values())
     row = life_row("g", life, classify_points(position, life), cases, presets, _own_dead(life, cases, presets))
     differing = {r.name for r in presets if not np.array_equal(dead_under(life.dead, cases, r.scoring), life.dead)}

@@ -49,10 +49,10 @@ def test_help_lists_rulesets_life_methods_and_engines(command, capsys):
 
 
 def test_report_builds_the_report_of_a_run(collection, tmp_path, capsys, monkeypatch):
-    built, finished_runs = [], []
+    built, finished_runs, seeded = [], [], []
     monkeypatch.setattr("rulelab.report.build.build_report",
-                        lambda run, out, finished=None: built.append((run, out)) or finished_runs.append(finished)
-                        or out / "index.html")
+                        lambda run, out, finished=None, seed_runs=(): built.append((run, out))
+                        or finished_runs.append(finished) or seeded.append(seed_runs) or out / "index.html")
     run = tmp_path / "run"
     run.mkdir()
     for table in ("games.parquet", "scores.parquet"):
@@ -67,6 +67,8 @@ def test_report_builds_the_report_of_a_run(collection, tmp_path, capsys, monkeyp
         (finished / table).touch()
     assert main(["report", str(run), str(tmp_path / "elsewhere"), "--finished", str(finished)]) == 0
     assert finished_runs == [None, None, finished]
+    assert main(["report", str(run), str(tmp_path / "elsewhere"), "--seed-runs", str(finished), str(finished)]) == 0
+    assert seeded == [(), (), (), (finished, finished)]
     assert capsys.readouterr().out.startswith(f"report: {tmp_path / 'run-report' / 'index.html'}")
 
 
@@ -79,7 +81,7 @@ def test_make_prints_its_stages_and_builds_the_report_with_the_cli():
                           text=True, check=True).stdout
     for stage in ("==> installing rulelab", "==> scoring", "==> building the report"):
         assert stage in plan
-    assert "rulelab report cache/run reports" in plan
+    assert "rulelab report cache/run reports" in plan and "--seed-runs" in plan and "--seed $seed" in plan
     assert "pip install -e" in plan and "--quiet -e" not in plan  # pip's own progress shows
     assert "compile_kernels()" in plan  # so that a first run starts at once
 

@@ -46,6 +46,33 @@ def test_copies_are_marked_in_scores_and_left_out_of_the_sql_views(run):
     assert standard.pivot(index="game_id", columns="ruleset", values="winner").shape == (3, len(PRESETS))
 
 
+def test_a_game_in_an_mgt_and_an_sgf_counts_once_in_every_view_and_rate(tmp_path):
+    """The default corpus's pairs: one title game in two files that spell the players
+    differently, so their ids differ; the later copy is in no view and no rate."""
+    from pipeline.test_ingest import long_game
+    from rulelab.analysis.findings import pair_rates
+    from rulelab.analysis.inputs import read_run
+
+    def counted(black: str, white: str) -> bytes:
+        return long_game(black, white).replace(b"RE[B+R]", b"RE[W+6.5]RU[Japanese]")[:-1] + b";B[];W[])"
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "a.sgf").write_bytes(counted("Sakata Eio", "Rin Kaiho"))
+    (folder / "b.mgt").write_bytes(counted("Sakata", "Rin"))
+    score([folder], tmp_path / "run", jobs=1)
+    with connect(tmp_path / "run") as con:
+        every = con.execute("SELECT game_id, duplicate_of FROM all_games ORDER BY source_path").fetchall()
+        ((first, _), (copy, pointer)) = every
+        assert first != copy and pointer.endswith("a.sgf#0")
+        for view in ("games", "scores", "life", "compared", "komi_games"):
+            ids = {row[0] for row in con.execute(f"SELECT DISTINCT game_id FROM {view}").fetchall()}
+            assert ids == {first}, view  # the original is compared, its copy nowhere
+    run = read_run(tmp_path / "run")
+    rates = pair_rates(run.scores, run.games)
+    assert set(rates.loc[(rates.komi_basis == "standard") & (rates.band == "all"), "games"]) == {1}
+
+
 def test_integer_columns_keep_their_nulls_as_nullable_integers(run):
     games = read_games(run)
     for column in ("year", "ko_point", "first_illegal_move", "handicap", "move_count"):

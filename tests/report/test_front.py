@@ -5,12 +5,12 @@ import re
 
 import pandas as pd
 import pytest
-from analysis_tables import write_run
+from analysis_tables import collection, score_row, write_run
 from test_report import FAST, games_with_resignations
 
 from rulelab.analysis.inputs import analysable_games
 from rulelab.report.blocks import Section, Text, Workspace
-from rulelab.report.build import build_report
+from rulelab.report.build import build_report, write_section
 from rulelab.report.collection import collection_words
 from rulelab.report.render import render_html
 from rulelab.report.shared import ReportTables, Settings
@@ -19,8 +19,11 @@ from rulelab.report.summary import model_section
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    run = write_run(tmp_path_factory.mktemp("run") / "run", *games_with_resignations())
-    return build_report(run, tmp_path_factory.mktemp("report") / "report", **FAST).parent
+    runs = tmp_path_factory.mktemp("runs")
+    games, scores = games_with_resignations()
+    run = write_run(runs / "run", games, scores)
+    seeded = write_run(runs / "seed1", games, scores, seed=1)
+    return build_report(run, tmp_path_factory.mktemp("report") / "report", seed_runs=(seeded,), **FAST).parent
 
 
 def explorer_data(report) -> dict:
@@ -85,20 +88,55 @@ def test_the_divergence_chart_gives_each_pair_its_interval_and_count():
     assert (round(start, 1), round(end, 1)) == (4.0, 23.1)
 
 
-def test_every_rate_of_the_findings_and_the_headline_table_links_to_the_explorer(report):
+RATE = r"\d+(?:\.\d)?%"
+LINKED = rf"\[{RATE}\]\(explorer\.html#[^)]*&n=\d+\)(?: \({RATE}–{RATE}\))?"
+"""A rate linked to the explorer's rows, with its interval."""
+
+
+def unbacked_rates(findings: str, report) -> list[str]:
+    """The rates of the findings that neither link to the explorer nor are values of a table
+    their paragraph names (``findings_parity.csv``, ...), each with its paragraph's start."""
+    unbacked = []
+    for paragraph in findings.split("\n\n"):
+        left = re.sub(LINKED, "", paragraph).replace("Intervals are 95%", "")
+        rates = re.findall(RATE, left)
+        if not rates:
+            continue
+        tables = [pd.read_csv(report / name) for name in re.findall(r"\b\w+\.csv\b", paragraph)]
+        values = {f"{min(max(value, 0.0), 1.0):.1%}" for table in tables
+                  for column in table.select_dtypes("float") for value in table[column].dropna()}
+        unbacked += [f"{rate} in {paragraph[:40]!r}" for rate in rates if rate not in values]
+    return unbacked
+
+
+def test_every_rate_of_the_findings_links_to_the_explorer_or_to_the_table_holding_it(report):
     markdown = (report / "report.md").read_text(encoding="utf-8")
     findings = markdown[markdown.index("## Findings"):markdown.index("\n## ", markdown.index("## Findings") + 1)]
-    # figures on games or bases the explorer's rows do not hold: outliers kept, today's komi, parity
-    unlinked = ("Sensitivity:", "Today's komi", "Parity, who fills")
-    findings = "\n\n".join(p for p in findings.split("\n\n") if not p.startswith(unlinked))
-    linked = re.findall(r"\[\d+(?:\.\d)?%\]\(explorer\.html#[^)]*&n=\d+\)", findings)
-    left = re.sub(r"\[\d+(?:\.\d)?%\]\(explorer\.html#[^)]*&n=\d+\)", "", findings)
-    left = re.sub(r"\(\d+\.\d%–\d+\.\d%\)", "", left).replace("Intervals are 95%", "")  # not rates
-    assert linked and re.findall(r"\d%", left) == []
-    assert any("view=games" in link for link in linked) and any("view=games" not in link for link in linked)
+    linked = re.findall(LINKED, findings)
+    assert linked and any("view=games" in link for link in linked) and any("view=games" not in link
+                                                                            for link in linked)
+    tabled = [p for p in findings.split("\n\n") if re.findall(RATE, re.sub(LINKED, "", p)) and ".csv" in p]
+    assert {p.split(" ")[0] for p in tabled} == {"Parity,", "Dead-stone"}
+    assert unbacked_rates(findings, report) == []
+    # a rate its table does not hold, or in a paragraph naming no table, is caught
+    assert unbacked_rates(tabled[0] + " and 12.3%", report) == [f"12.3% in {tabled[0][:40]!r}"]
+    assert len(unbacked_rates("A rate of 50.0% (40.0%–60.0%) somewhere.", report)) == 3
     summary = pd.read_csv(report / "summary.csv").fillna("")
     rates = summary[summary["value"].str.endswith("%")]
     assert rates["games"].str.match(r"\[[\d,]+ (games|rows)\]\(explorer\.html#.+&n=\d+\)").all()
+
+
+def test_the_sensitivity_and_today_s_komi_name_the_table_holding_their_rates(tmp_path):
+    games, scores = collection()
+    misread = score_row("g_agree", "japanese", "territory", 6.5, komi_source="record", stones=(40, 30),
+                        surrounded=(20, 5), prisoners=(10, 0))  # B+28.5 against the record's B+0.5
+    era = (scores.game_id == "g_last_dame") & (scores.ruleset == "japanese")  # 1990: komi 5.5
+    scores.loc[era, ["komi", "margin"]] = [5.5, float(scores.loc[era, "margin_before_komi"].iloc[0]) - 5.5]
+    run = write_run(tmp_path / "run", games, pd.concat([scores, pd.DataFrame([misread])], ignore_index=True))
+    findings = write_section("findings", run, tmp_path / "out", n_boot=0).read_text(encoding="utf-8")
+    assert "Sensitivity (findings_rates.csv, subset 'outliers kept')" in findings
+    assert "Today's komi, a counterfactual kept apart from the standard basis (findings_rates.csv" in findings
+    assert unbacked_rates(findings, tmp_path / "out") == []
 
 
 def test_the_games_view_holds_one_row_per_analysable_game(report):

@@ -46,3 +46,26 @@ def test_the_section_counts_and_draws_each_case(tmp_path):
     assert cycles.stopped_in_it.to_dict() == {"triple_ko": 1}
     assert (tmp_path / "report" / "rules_case_bent_four_in_the_corner.png").is_file()
     assert (tmp_path / "report" / "rules_case_triple_ko.png").is_file()
+
+
+def test_the_players_marks_stand_and_the_case_only_flags_the_group(tmp_path):
+    # the corner bent four, which every preset's rules call dead, but marked by the players
+    # as they agreed it: no stone dead (their TB marks one point of Black's, none in the corner)
+    folder = tmp_path / "games"
+    folder.mkdir()
+    diagram = named_positions("status")["bent_four_in_the_corner"].diagram
+    (folder / "marked.sgf").write_text(setup_record(diagram).replace(";W[])", ";W[]TB[fa])"))
+    score([folder], tmp_path / "run", jobs=1)
+    (marked,) = pd.read_parquet(tmp_path / "run" / "games.parquet").game_id
+    life = read_life(tmp_path / "run").set_index("game_id")
+    assert life.loc[marked, "life_method"] == "markup" and len(life.loc[marked, "status_dead"]) == 0
+    (case,) = life.loc[marked, "status_cases"]  # the case is kept, as the rules read it
+    assert case["kind"] == "bent_four_in_the_corner" and "japanese" in list(case["dead_under"])
+    scores = read_scores(tmp_path / "run")
+    assert scores.status.isna().all() and (scores.status_effect == 0).all()  # the rules' reading moved 30+
+    write_section("rules_cases", tmp_path / "run", tmp_path / "report")
+    status = pd.read_csv(tmp_path / "report" / "status_cases.csv").set_index("kind")
+    assert status.loc["bent_four_in_the_corner", ["games", "marks_kept"]].tolist() == [1, 1]
+    text = (tmp_path / "report" / "rules_cases.md").read_text()
+    assert "On 1 of the 1 the dead stones are the players' own marks" in text
+    assert "the players' marks kept, as every ruleset counts it" in text
