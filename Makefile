@@ -70,7 +70,9 @@ check: $(STAMP)
 # report is complete; a CORPUS that is missing, unreadable or holds no game stops the
 # scoring before it writes, so cache/run and reports/ stay as they were. The collection is
 # scored again with each life seed of SEEDS (cache/run-seed1, ...; SEEDS= for none), which
-# the report's findings compare seed by seed (dead-stone uncertainty).
+# the report's findings compare seed by seed (dead-stone uncertainty). A collection counted
+# as its boards stand (a server that counts open dame for nobody: KGS, ...) is scored once
+# more with its games played to their end (cache/run-finished), for the parity figures.
 analysis: $(STAMP)
 	@corpus="$(CORPUS)"; assume=""; \
 	if [ -z "$$corpus" ]; then echo "==> fetching the default corpus"; \
@@ -82,8 +84,13 @@ analysis: $(STAMP)
 		$(VENV)/bin/rulelab score "$$corpus" --out $(RUN)-seed$$seed --force --jobs $(JOBS) --playout $(PLAYOUT) \
 			--seed $$seed $$assume || exit 1; \
 		seeded="$$seeded $(RUN)-seed$$seed"; done; \
+	finished=""; if [ "$$($(PY) -m analyses.counted_on $(RUN))" != play ]; then \
+		echo "==> scoring $$corpus played to its end into $(RUN)-finished (parity on finished boards)"; \
+		$(VENV)/bin/rulelab score "$$corpus" --out $(RUN)-finished --force --jobs $(JOBS) --playout $(PLAYOUT) \
+			--finish play $$assume || exit 1; \
+		finished="--finished $(RUN)-finished"; fi; \
 	echo "==> building the report in $(REPORT)/" && \
-	$(VENV)/bin/rulelab report $(RUN) $(REPORT) $${seeded:+--seed-runs$$seeded}
+	$(VENV)/bin/rulelab report $(RUN) $(REPORT) $${seeded:+--seed-runs$$seeded} $$finished
 
 bench: $(STAMP) gnugo
 	$(PY) -m bench.run

@@ -82,6 +82,7 @@ def test_make_prints_its_stages_and_builds_the_report_with_the_cli():
     for stage in ("==> installing rulelab", "==> scoring", "==> building the report"):
         assert stage in plan
     assert "rulelab report cache/run reports" in plan and "--seed-runs" in plan and "--seed $seed" in plan
+    assert "analyses.counted_on cache/run" in plan and "--finish play" in plan and "--finished" in plan
     assert "pip install -e" in plan and "--quiet -e" not in plan  # pip's own progress shows
     assert "compile_kernels()" in plan  # so that a first run starts at once
 
