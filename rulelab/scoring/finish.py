@@ -9,6 +9,10 @@ side making on its turn the first move of this list it can (points in board orde
    its last liberty (a neutral point or in its own territory: J1989 Art. 9 commentary, a
    filled dame that puts a chain in atari must be answered, inside one's territory if need
    be) or by capturing a dead opposing chain in atari beside it;
+   *mend a shortage*: where the opponent's fill of a neutral point would put a living
+   chain of its own in atari for good, the fill of that point or a liberty of the chains
+   beside it (neutral or in its own territory) that stops it, though nothing is in atari
+   yet (GNU Go's play-outs make them too: Hon-47-4 of the default corpus);
 2. *ko*: the capture of one living lone stone that the other side could take back at
    once (a half-point ko is taken, then connected by 1), unless the record ended by two
    passes: the kos its players left open are the rules' to settle
@@ -153,7 +157,8 @@ def _saving_move(w, nb, s, dead, zone, chains):
 
 @numba.njit(cache=True)
 def _fill_kind(w, nb, p, colour, dead, zone, chains):
-    """What colour filling the neutral point p does (:data:`NONE`, :data:`QUIET`, :data:`FORCING`)."""
+    """What colour filling the neutral point p does (:data:`NONE`, :data:`QUIET`, :data:`FORCING`,
+    :data:`KILLING`)."""
     if is_quiet(w, nb, p, colour, chains):  # most fills, told by their sides alone
         return QUIET
     own, _, captured, ataris, _ = judge(w, nb, p, colour, chains)
