@@ -181,6 +181,16 @@ def _playable(kind):
     return kind == QUIET or kind == FORCING
 
 
+@numba.njit(cache=True, inline="always")
+def _beside_living(w, nb, p, colour, dead):
+    """Whether a living stone of colour is beside p (else no fill of p can threaten it)."""
+    for k in range(4):
+        r = p + nb[k]
+        if w[r] == colour and not dead[r]:
+            return True
+    return False
+
+
 @numba.njit(cache=True)
 def _shortage_guard(w, nb, p, colour, dead, zone, chains):
     """colour's move that stops the opponent's fill of the neutral point p from leaving
@@ -327,7 +337,8 @@ def _choose(w, nb, zone, dead, colour, ban, chains, kos):
                 if q >= 0 and q != ban:
                     return q
     for p in range(n):
-        if w[p] == EMPTY and zone[p] == 3 and _fill_kind(w, nb, p, 3 - colour, dead, zone, chains) == KILLING:
+        if (w[p] == EMPTY and zone[p] == 3 and _beside_living(w, nb, p, colour, dead)
+                and _fill_kind(w, nb, p, 3 - colour, dead, zone, chains) == KILLING):
             q = _shortage_guard(w, nb, p, colour, dead, zone, chains)
             if q >= 0 and q != ban:
                 return q
