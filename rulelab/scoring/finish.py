@@ -9,6 +9,10 @@ side making on its turn the first move of this list it can (points in board orde
    its last liberty (a neutral point or in its own territory: J1989 Art. 9 commentary, a
    filled dame that puts a chain in atari must be answered, inside one's territory if need
    be) or by capturing a dead opposing chain in atari beside it;
+   *mend a shortage*: where the opponent's fill of a neutral point would put a living
+   chain of its own in atari for good, the fill of that point or a liberty of the chains
+   beside it (neutral or in its own territory) that stops it, though nothing is in atari
+   yet (GNU Go's play-outs make them too: Hon-47-4 of the default corpus);
 2. *ko*: the capture of one living lone stone that the other side could take back at
    once (a half-point ko is taken, then connected by 1), unless the record ended by two
    passes: the kos its players left open are the rules' to settle
@@ -51,10 +55,11 @@ from .chains import chain_forest, chain_liberties, copy_chains, is_quiet, judge,
 from .point_classes import PointClasses, classify_points
 from .tally import score_all
 
-NONE, QUIET, FORCING = 0, 1, 2
+NONE, QUIET, FORCING, KILLING = 0, 1, 2, 3
 """What a fill of a neutral point does (:func:`_fill_kind`): nothing a side may play (it
-puts the filler in atari, captures, or ataris a living chain that cannot be saved), a
-quiet fill, or a forcing one (ataris living chains that can be saved)."""
+puts the filler in atari or captures), a quiet fill, a forcing one (ataris living chains
+that can be saved), or a killing one (ataris a living chain that cannot be saved: never
+played, but its owner must protect against it)."""
 
 
 @numba.njit(cache=True)
@@ -152,7 +157,8 @@ def _saving_move(w, nb, s, dead, zone, chains):
 
 @numba.njit(cache=True)
 def _fill_kind(w, nb, p, colour, dead, zone, chains):
-    """What colour filling the neutral point p does (:data:`NONE`, :data:`QUIET`, :data:`FORCING`)."""
+    """What colour filling the neutral point p does (:data:`NONE`, :data:`QUIET`, :data:`FORCING`,
+    :data:`KILLING`)."""
     if is_quiet(w, nb, p, colour, chains):  # most fills, told by their sides alone
         return QUIET
     own, _, captured, ataris, _ = judge(w, nb, p, colour, chains)
@@ -164,9 +170,60 @@ def _fill_kind(w, nb, p, colour, dead, zone, chains):
         r = p + nb[k]
         if board[r] == 3 - colour and not dead[r] and chain_liberties(board_chains, r)[0] == 1:
             if _saving_move(board, nb, r, dead, board_zone, board_chains) < 0:
-                return NONE
+                return KILLING
             kind = FORCING
     return kind
+
+
+@numba.njit(cache=True, inline="always")
+def _playable(kind):
+    """Whether a fill of this kind (:func:`_fill_kind`) may be played."""
+    return kind == QUIET or kind == FORCING
+
+
+@numba.njit(cache=True, inline="always")
+def _beside_living(w, nb, p, colour, dead):
+    """Whether a living stone of colour is beside p (else no fill of p can threaten it)."""
+    for k in range(4):
+        r = p + nb[k]
+        if w[r] == colour and not dead[r]:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def _shortage_guard(w, nb, p, colour, dead, zone, chains):
+    """colour's move that stops the opponent's fill of the neutral point p from leaving
+    colour's living chains beside it in atari for good (a shortage of liberties, not yet
+    an atari, that must be mended before the fill: J1989 Art. 9 commentary, Hon-47-4):
+    p itself, or a liberty of those chains, neutral or in colour's territory; -1 if none."""
+    n = w.size
+    beside = np.zeros(n, np.bool_)
+    for k in range(4):
+        r = p + nb[k]
+        if w[r] == colour and not dead[r]:
+            beside[root(chains.parent, r)] = True
+    candidates = [p]
+    for s in range(n):
+        if w[s] == colour and beside[root(chains.parent, s)]:
+            for k in range(4):
+                q = s + nb[k]
+                if w[q] == EMPTY and q != p and (zone[q] == colour or zone[q] == 3) and q not in candidates:
+                    candidates.append(q)
+    for q in candidates:
+        if zone[q] == 3:
+            if not _playable(_fill_kind(w, nb, q, colour, dead, zone, chains)):
+                continue
+        else:
+            own, _, captured, _, _ = judge(w, nb, q, colour, chains)
+            if own < 2 or captured > 0:
+                continue
+        if q == p:
+            return q
+        board, board_chains, board_zone = _played(w, nb, q, colour, zone, chains)
+        if _fill_kind(board, nb, p, 3 - colour, dead, board_zone, board_chains) != KILLING:
+            return q
+    return -1
 
 
 @numba.njit(cache=True)
@@ -260,7 +317,7 @@ def _cut_threat(w, nb, q, colour, dead, zone, chains):
             a, b = roots[i], roots[j]
             if (a >= 0 and b >= 0 and a != b and not _share_liberty_besides(w, nb, a, b, q, chains)
                     and not (_safe_alone(w, nb, a, colour, zone, chains) and _safe_alone(w, nb, b, colour, zone, chains))):
-                return _fill_kind(w, nb, q, 3 - colour, dead, zone, chains) != NONE
+                return _playable(_fill_kind(w, nb, q, 3 - colour, dead, zone, chains))
     return False
 
 
@@ -280,6 +337,12 @@ def _choose(w, nb, zone, dead, colour, ban, chains, kos):
                 if q >= 0 and q != ban:
                     return q
     for p in range(n):
+        if (w[p] == EMPTY and zone[p] == 3 and _beside_living(w, nb, p, colour, dead)
+                and _fill_kind(w, nb, p, 3 - colour, dead, zone, chains) == KILLING):
+            q = _shortage_guard(w, nb, p, colour, dead, zone, chains)
+            if q >= 0 and q != ban:
+                return q
+    for p in range(n):
         if kos and w[p] == EMPTY and zone[p] != 0 and p != ban and _takes_ko(w, nb, p, colour, dead, chains):
             return p
     kinds = np.zeros(n, np.int8)
@@ -289,7 +352,7 @@ def _choose(w, nb, zone, dead, colour, ban, chains, kos):
             if kinds[p] == FORCING:
                 return p
     for p in range(n):
-        if kinds[p] != NONE and _cut_threat(w, nb, p, colour, dead, zone, chains):
+        if _playable(kinds[p]) and _cut_threat(w, nb, p, colour, dead, zone, chains):
             return p
     for p in range(n):
         if kinds[p] == QUIET:

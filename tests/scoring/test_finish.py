@@ -54,3 +54,19 @@ def test_the_kos_of_a_record_that_ended_by_passes_are_left_to_the_rules():
     named = NAMED["last_ko_white_to_move"]
     done = finish_position(named.position(ended_by_passes=True), named.life())
     assert done.sgf() == ";W[];B[cb]"
+
+
+def test_a_shortage_of_liberties_is_mended_before_the_dame_are_filled():
+    # White filling (6,2) would put the black corner stones in atari for good (saved at
+    # (5,0), they would keep one liberty): Black to move mends at (5,0) before filling the
+    # dame (0,2), though nothing is in atari yet (Hon-47-4, J1989 Art. 9 commentary).
+    position = Position.from_diagram("""
+        X X . O . .
+        . X O . . .
+        X X O . . .
+        . X O . . .
+        X O . . . .
+        . O O O . .
+        X X . . O .
+    """, to_move=1)
+    assert finish_position(position, Life.all_alive(position.board)).sgf() == ";B[af];W[ca];B[cg]"
