@@ -94,6 +94,12 @@ class Run:
     """Per file read (tables and manifest): its SHA-256, so a report names its exact inputs."""
 
     @property
+    def score_options(self) -> dict:
+        """The options the scores were made with (``rulelab score``: ``finish``, ``seed``,
+        ``playout``, ...), as their table's provenance records them ({} when it does not)."""
+        return self.table_metadata.get("scores.parquet", {}).get("options", {}) or {}
+
+    @property
     def collection(self) -> str:
         """The collection the run read, by the names of its inputs (the run folder's name when
         the manifest does not say).

@@ -25,7 +25,7 @@ or an outlier of the record)."""
 
 def life_seed(run: Run) -> int:
     """The seed of the life estimator a run was scored with (0, the default, when it recorded none)."""
-    return int(_options(run).get("seed", 0) or 0)
+    return int(run.score_options.get("seed", 0) or 0)
 
 
 def seed_runs(run: Run, others) -> dict[int, Run]:
@@ -38,10 +38,10 @@ def seed_runs(run: Run, others) -> dict[int, Run]:
         If a run holds other games, was scored with other options, or repeats a seed.
     """
     runs = {life_seed(run): run}
-    wanted = {key: value for key, value in _options(run).items() if key != "seed"}
+    wanted = {key: value for key, value in run.score_options.items() if key != "seed"}
     for other in others:
         seed = life_seed(other)
-        options = {key: value for key, value in _options(other).items() if key != "seed"}
+        options = {key: value for key, value in other.score_options.items() if key != "seed"}
         if set(other.games["game_id"]) != set(run.games["game_id"]) or options != wanted:
             raise InputError(f"The seed run {other.name!r} must be the collection of {run.name!r} scored with "
                              "the same options and another --seed; it holds other games or options.")
@@ -124,7 +124,3 @@ def seed_flips(verdicts: pd.DataFrame) -> pd.DataFrame:
     flips = wide.assign(change=change).reset_index()
     flips.columns = [f"seed_{c}" if c in seeds else c for c in flips.columns]
     return flips
-
-
-def _options(run: Run) -> dict:
-    return run.table_metadata.get("scores.parquet", {}).get("options", {}) or {}

@@ -52,6 +52,7 @@ from rulelab.life.estimate import BENT_FOUR, KO_TO_KILL
 from rulelab.life.reading import read_enclosed
 from rulelab.life_methods import PLAYERS_MARKS
 from rulelab.position import BLACK, EMPTY, WHITE
+from rulelab.scoring.chains import neighbour_offsets
 from rulelab.scoring.seki import double_ko_seki
 
 UNMENDED_KO = "unmended_ko"
@@ -134,9 +135,8 @@ def ruled_cases(method: str, cases: list[StatusCase]) -> list[StatusCase]:
 def double_ko_stones(board: np.ndarray) -> np.ndarray:
     """bool ``(rows, cols)``: the stones of the board's double-ko sekis."""
     rows, cols = board.shape
-    stride = cols + 2
-    found = double_ko_seki(pad(board), np.array([-stride, stride, -1, 1], np.int64))
-    return found.reshape(rows + 2, stride)[1:-1, 1:-1]
+    found = double_ko_seki(pad(board), neighbour_offsets(cols))
+    return found.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
 
 
 def open_kos(board: np.ndarray) -> np.ndarray:

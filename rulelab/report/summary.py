@@ -341,7 +341,7 @@ def _parity_sentence(tables: "ReportTables", even: pd.Index) -> tuple[str, pd.Da
 def counted_on(run) -> str:
     """The finish basis (:data:`~rulelab.rules.FINISH_BASES`) a run's games were counted on:
     ``'play'``, ``'none'``, or ``'mixed'`` when its sources differ."""
-    option = run.table_metadata.get("scores.parquet", {}).get("options", {}).get("finish", "auto")
+    option = run.score_options.get("finish", "auto")
     sources = run.games["source"].astype(object).where(run.games["source"].notna(), None).unique()
     bases = {finish_basis(source, option) for source in sources}
     return bases.pop() if len(bases) == 1 else "mixed"
@@ -453,7 +453,7 @@ def _playout_sentence(tables: "ReportTables") -> str:
 
 def playout_model(tables: "ReportTables") -> str | None:
     """The play-out model the run's scores were made with (None when it recorded none)."""
-    return tables.run.table_metadata.get("scores.parquet", {}).get("options", {}).get("playout")
+    return tables.run.score_options.get("playout")
 
 
 def _komi_sentences(tables: "ReportTables") -> list[str]:

@@ -29,6 +29,13 @@ Chains = namedtuple("Chains", ("parent", "libs", "sides"))
 sum of squares), and scratch for the roots of a point's four sides."""
 
 
+@numba.njit(cache=True)
+def neighbour_offsets(cols):
+    """``nb`` of a padded board of ``cols`` columns: the offsets of a point's four sides."""
+    stride = cols + 2
+    return np.array([-stride, stride, -1, 1], np.int64)
+
+
 @numba.njit(cache=True, inline="always")
 def root(parent, p):
     """The root of p's chain (halving the path on the way)."""

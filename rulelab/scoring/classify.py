@@ -5,10 +5,10 @@ Empty regions touching one colour are that colour's; regions touching both colou
 are *neutral* (dame). A colour's *group* is its chains joined through its own
 regions. The dame are filled twice (:mod:`.dame`), each time favouring one colour,
 then the vital points of three-point eyes left with no other liberty are owed
-(:mod:`.vital`), and the seki liberties are those both fillings leave (:mod:`.seki`). The chains
-touching them are in seki, as are those of a double-ko seki and of an eye in atari; a group with a chain in
-seki is in seki, and the points of all its regions are *seki points*. Every
-other neutral point is *open dame*.
+(:mod:`.vital`), and the seki liberties are those both fillings leave (:mod:`.seki`).
+The chains touching them are in seki, as are those of a double-ko seki and of an eye
+in atari; a group with a chain in seki is in seki, and the points of all its regions
+are *seki points*. Every other neutral point is *open dame*.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 from rulelab.board import WALL, label_components
 from rulelab.position import BLACK, EMPTY, WHITE
 
-from .chains import chain_forest, copy_chains
+from .chains import chain_forest, copy_chains, neighbour_offsets
 from rulelab.classes import (
     CLASS_NAMES,
     OPEN_DAME,
@@ -160,8 +160,7 @@ def classify_board(board, dead, remove_dead):
                 padded[p] = EMPTY
             else:
                 padded[p] = v
-    neighbours = np.array([-stride, stride, -1, 1], np.int64)
-    flat, tax, shares, flat_seki = classify(padded, neighbours, dead_colour)
+    flat, tax, shares, flat_seki = classify(padded, neighbour_offsets(cols), dead_colour)
 
     n_classes = len(CLASS_NAMES)
     numbers = np.zeros(n_classes + 8, np.int64)

@@ -19,7 +19,7 @@ import numpy as np
 from rulelab.board import pad
 from rulelab.position import BLACK, EMPTY, WHITE
 
-from .chains import chain_forest, chain_liberties, judge, root, with_stone
+from .chains import chain_forest, chain_liberties, judge, neighbour_offsets, root, with_stone
 
 
 @numba.njit(cache=True)
@@ -73,7 +73,5 @@ def life_confirmable(board: np.ndarray, dead: np.ndarray) -> bool:
     (False, True)
     """
     board = np.asarray(board, np.int8)
-    stride = board.shape[1] + 2
     alive = pad(np.where(dead, EMPTY, board).astype(np.int8)) != EMPTY  # walls: never a stone
-    neighbours = np.array([-stride, stride, -1, 1], np.int64)
-    return bool(_unprotected_in_atari(pad(board), neighbours, alive) == 0)
+    return bool(_unprotected_in_atari(pad(board), neighbour_offsets(board.shape[1]), alive) == 0)
