@@ -110,12 +110,29 @@ def group_ended(pid: int, grace: float = 5.0) -> bool:
     its leader (workers still stopping); those that do not are killed."""
     deadline = time.monotonic() + grace
     while time.monotonic() < deadline:
-        try:
-            os.killpg(pid, 0)
-        except ProcessLookupError:
+        if not _group_running(pid):
             return True
         time.sleep(0.05)
     _kill_group(pid)
+    return False
+
+
+def _group_running(pid: int) -> bool:
+    """Whether a process of the group led by ``pid`` still runs. A zombie runs nothing: an
+    orphan killed here waits for a PID 1 that may reap it late (a container's init)."""
+    try:
+        os.killpg(pid, 0)
+    except ProcessLookupError:
+        return False
+    if not Path("/proc").is_dir():
+        return True
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            state, _, group = stat_file.read_text().rsplit(")", 1)[1].split()[:3]
+        except (OSError, IndexError, ValueError):
+            continue  # ended while read
+        if int(group) == pid and state != "Z":
+            return True
     return False
 
 
