@@ -98,7 +98,7 @@ def divergence_section(tables: ReportTables, out: Workspace) -> Section:
     total = int(standard["games"].max())
     own = standard["komi_basis"].iloc[0]
     blocks = [Text("Each settled even game (one the life layer calls finished, or one its players "
-                   f"counted; counted on {board_words(tables)}) is scored under every ruleset. A pair of "
+                   f"counted) is scored under every ruleset, on {board_words(tables)}. A pair of "
                    "rulesets disagrees on a game when they name different winners (a draw is a verdict of its "
                    f"own). Two komi bases: {own} — {basis_words(own, tables.standard_komi)}, which is what "
                    f"players of each ruleset see; and every ruleset at one common komi of {COMMON_KOMI:g}, "
