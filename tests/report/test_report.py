@@ -235,11 +235,13 @@ def test_the_compared_view_gives_the_reports_disagreements(run, basis, winner):
     from rulelab.analysis.divergence import disagreement_matrix
 
     tables = rulelab.analysis.read_run(run)
-    matrix = disagreement_matrix(tables.scores, tables.games, komi_basis=basis)
-    matrix = matrix[matrix["ruleset_a"] < matrix["ruleset_b"]]
-    expected = matrix[["ruleset_a", "ruleset_b", "games", "disagreements"]].sort_values(["ruleset_a", "ruleset_b"])
+    matrix = pd.concat([disagreement_matrix(tables.scores, tables.games, komi_basis=basis, kind=kind)
+                        .assign(game_kind=kind) for kind in GAME_KINDS], ignore_index=True)
+    matrix = matrix[(matrix["ruleset_a"] < matrix["ruleset_b"]) & (matrix["games"] > 0)]
+    keys = ["game_kind", "ruleset_a", "ruleset_b"]
+    expected = matrix[[*keys, "games", "disagreements"]].sort_values(keys)
     with rulelab.connect(run) as con:
-        got = con.sql(f"SELECT a.ruleset AS ruleset_a, b.ruleset AS ruleset_b, count(*) AS games, "
+        got = con.sql(f"SELECT a.game_kind, a.ruleset AS ruleset_a, b.ruleset AS ruleset_b, count(*) AS games, "
                       f"sum((a.{winner} <> b.{winner})::INT) AS disagreements FROM compared a JOIN compared b "
                       "USING (game_id) WHERE a.ruleset < b.ruleset GROUP BY ALL ORDER BY ALL").df()
     assert expected["disagreements"].sum() > 0
