@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from rulelab.analysis.divergence import COMMON_KOMI
-from rulelab.analysis.inputs import counted_on
 from rulelab.analysis.findings import (MAIN_RULESETS, TRUSTED_CONFIDENCE, TRUSTED_METHODS, cause_shares,
                                        pair_rates)
+from rulelab.analysis.inputs import counted_on
 from rulelab.analysis.komi import headline_fair_komi
 from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS
 from rulelab.analysis.outcomes import RECORD
@@ -93,6 +93,9 @@ def _percent(share: float) -> str:
     return f"{share:.1%}"
 
 
+BASIS_WORDS = {"play": "on the finished boards", "none": "on the board as it stands"}
+"""Each finish basis (:data:`~rulelab.rules.FINISH_BASES`) in words."""
+
 AS_STANDS_COLUMN = "as the board stands (sensitivity)"
 """The headline table's column of each pair rate counted on the board as it stands (``--as-stands``)."""
 
@@ -103,17 +106,18 @@ def _divergence_rows(tables: "ReportTables") -> list[dict]:
     rates = pair_rates(tables.run.scores, tables.run.games, kind="even")
     standing = (None if tables.as_stands is None else
                 _whole(pair_rates(tables.as_stands.scores, tables.as_stands.games, kind="even")).set_index("pair"))
-    rows = []
+    basis, rows = counted_on(tables.run), []
     for row in _whole(rates).itertuples():
         if not row.games:
             continue
         a, b = row.pair.split("–")
         rows.append({
-            "figure": f"{a.title()} vs {b.title()}: different winners, {row.komi_basis} komi",
+            "figure": f"{a.title()} vs {b.title()}: different winners, {row.komi_basis} komi"
+                      + (f", {BASIS_WORDS[basis]}" if basis in BASIS_WORDS else ""),
             "value": _percent(row.rate), "95% interval": f"{_percent(row.low)}–{_percent(row.high)}",
             "n": f"{row.disagreements:,} of {row.games:,} even games",
             "meaning": f"how often the rules decide who wins a {term('settled')} even game "
-                       f"({term('komi basis')}), counted on {board_words(tables).split(' (')[0]}",
+                       f"({term('komi basis')})",
             "section": "[Findings](#findings)",
             "games": f"[{row.disagreements:,} games]"
                      f"({view_link(basis=row.komi_basis, pair=row.pair, even=1, n=row.disagreements)})",
@@ -194,7 +198,8 @@ def _record_rows(tables: "ReportTables") -> list[dict]:
     return [{
         "figure": "Same winner as the record", "value": _percent(agree / counted),
         "95% interval": f"{_percent(low)}–{_percent(high)}", "n": f"{agree:,} of {counted:,} counted games",
-        "meaning": f"rulelab's count under the record's rules ({term('outlier')} games included)",
+        "meaning": f"rulelab's count under the record's rules ({term('outlier')} games included), "
+                   f"{BASIS_WORDS.get(counted_on(tables.record_run), 'on the boards as each source counts them')}",
         "section": "[Findings](#findings)",
         "games": f"[{agree:,} games]({view_link(view='games', same=1, n=agree)})",
     }]

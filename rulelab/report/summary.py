@@ -24,7 +24,7 @@ from rulelab.analysis.stats import wilson_interval
 from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.report.collection import has_servers
 from rulelab.report.explorer import life_methods, view_link
-from rulelab.report.front import board_words, record_agreement, term
+from rulelab.report.front import BASIS_WORDS, board_words, record_agreement, term
 from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS, RULES_FIRST_TEXT
 
 if TYPE_CHECKING:
@@ -615,10 +615,6 @@ def _trust_sentence(tables: "ReportTables", settled: pd.Index) -> tuple[str, pd.
                    "dame are filled or the dead stones removed are where the two part."), bases
 
 
-BASIS_WORDS = {"play": "on the finished boards", "none": "on the board as it stands"}
-"""Each finish basis (:data:`~rulelab.rules.FINISH_BASES`) in words."""
-
-
 def _reproduction_by_basis(tables: "ReportTables") -> pd.DataFrame:
     """Per finish basis of the run and its as-stands companion: the counted games, and how many the
     count under the record's own rules reproduces exactly and within a point (empty without one)."""
@@ -661,8 +657,9 @@ def model_section(tables: "ReportTables", out: Workspace) -> Section:
         Text("Tromp–Taylor and stone scoring have no agreement on dead stones: their rules count the "
              f"stones on the board. Records stop with dead stones on it, so these rulesets are scored {played}. "
              "`rulelab score --playout as-is` scores the board as it stands instead."),
-        Text("Open dame (empty points between the two sides that nobody filled) are counted under "
-             "area scoring as each source counts them, measured against recorded results"
+        Text(f"Every board is counted on {board_words(tables)}. Open dame (empty points between the two "
+             "sides that nobody filled) left on a board are counted under area scoring as each source counts "
+             "them, measured against recorded results"
              + (": for nobody on KGS and wherever the source is unknown, filled alternately on Fox"
                 if has_servers(tables) else "") + f" (dame policy {dame_policies(tables)}). "
              "Territory rules refuse the points that protective moves still owed would fill (J1989 "
