@@ -105,10 +105,14 @@ class ReportTables:
         return record_gaps(self.run.scores, self.run.games)
 
     @cached_property
+    def as_stands_gaps(self) -> pd.DataFrame | None:
+        """:attr:`gaps` of the :attr:`as_stands` run (None without one)."""
+        return None if self.as_stands is None else record_gaps(self.as_stands.scores, self.as_stands.games)
+
+    @cached_property
     def record_gaps(self) -> pd.DataFrame:
         """:attr:`gaps` on the :attr:`record_run`: what the agreement with the records is read from."""
-        run = self.record_run
-        return self.gaps if run is self.run else record_gaps(run.scores, run.games)
+        return self.gaps if self.record_run is self.run else self.as_stands_gaps
 
     @cached_property
     def outliers(self) -> pd.Index:

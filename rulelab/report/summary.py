@@ -18,7 +18,7 @@ from rulelab.analysis.inputs import counted_on
 from rulelab.analysis.komi import headline_fair_komi
 from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.seeds import life_seed, seed_flips, seed_rates, seed_verdicts
-from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS, record_gaps
+from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS
 from rulelab.analysis.strata import GAME_KINDS
 from rulelab.analysis.stats import wilson_interval
 from rulelab.report.blocks import Section, Text, Workspace
@@ -621,8 +621,7 @@ def _reproduction_by_basis(tables: "ReportTables") -> pd.DataFrame:
     if tables.as_stands is None:
         return pd.DataFrame()
     records = []
-    for run in (tables.run, tables.as_stands):
-        gaps = tables.gaps if run is tables.run else record_gaps(run.scores, run.games)
+    for run, gaps in ((tables.run, tables.gaps), (tables.as_stands, tables.as_stands_gaps)):
         misses = gaps["gap"].abs()
         records.append({"basis": counted_on(run), "run": run.name, "games": len(gaps),
                         "exact": int(misses.eq(0).sum()), "within_1": int(misses.le(REPRODUCED_POINTS).sum())})
