@@ -93,8 +93,10 @@ def divergence_section(tables: ReportTables, out: Workspace) -> Section:
                 for kind in GAME_KINDS}
     standard = matrices[EVEN]["standard"]
     if standard.empty or standard["games"].max() == 0:
+        others = any(by_basis["standard"]["games"].max() > 0 for by_basis in matrices.values())
         return missing("divergence", "Where rulesets disagree",
-                       "no game is both settled and scored under two rulesets among the even games.")
+                       "no even game is both settled and scored under two rulesets; the other kinds are in "
+                       "Game kinds." if others else "no game is both settled and scored under two rulesets.")
     total = int(standard["games"].max())
     own = standard["komi_basis"].iloc[0]
     blocks = [Text("Each settled even game (one the life layer calls finished, or one its players "
