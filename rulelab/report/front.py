@@ -71,9 +71,9 @@ def summary_section(tables: "ReportTables", out: Workspace) -> Section:
     rows = [*_divergence_rows(tables), *_komi_rows(tables), *_cause_rows(tables), *_record_rows(tables)]
     blocks = [Text(collection_words(tables))]
     if rows:
-        columns = ["figure", "value", "95% interval", "n", "meaning", "section", "games"]
-        frame = pd.DataFrame(rows).reindex(columns=columns + ([AS_STANDS_COLUMN] if tables.as_stands else []))
-        frame = frame.fillna("")
+        beside = [AS_STANDS_COLUMN] if tables.as_stands else []
+        frame = pd.DataFrame(rows).reindex(columns=["figure", "value", "95% interval", *beside, "n", "meaning",
+                                                    "section", "games"]).fillna("")
         blocks.append(out.table("summary", frame, "The headline figures", preview_rows=len(frame)))
     else:
         blocks.append(Text("No headline figure: no game is settled and scored under two of "
@@ -93,8 +93,11 @@ def _percent(share: float) -> str:
     return f"{share:.1%}"
 
 
-BASIS_WORDS = {"play": "on the finished boards", "none": "on the board as it stands"}
-"""Each finish basis (:data:`~rulelab.rules.FINISH_BASES`) in words."""
+BOARDS = {"play": "finished boards", "none": "board as it stands"}
+"""The boards of each finish basis (:data:`~rulelab.rules.FINISH_BASES`), in a label."""
+
+BASIS_WORDS = {basis: f"on the {boards}" for basis, boards in BOARDS.items()}
+"""Each finish basis in words."""
 
 AS_STANDS_COLUMN = "as the board stands (sensitivity)"
 """The headline table's column of each pair rate counted on the board as it stands (``--as-stands``)."""
@@ -113,7 +116,7 @@ def _divergence_rows(tables: "ReportTables") -> list[dict]:
         a, b = row.pair.split("–")
         rows.append({
             "figure": f"{a.title()} vs {b.title()}: different winners, {row.komi_basis} komi"
-                      + (f", {BASIS_WORDS[basis]}" if basis in BASIS_WORDS else ""),
+                      + (f", {BOARDS[basis]}" if basis in BOARDS else ""),
             "value": _percent(row.rate), "95% interval": f"{_percent(row.low)}–{_percent(row.high)}",
             "n": f"{row.disagreements:,} of {row.games:,} even games",
             "meaning": f"how often the rules decide who wins a {term('settled')} even game "
