@@ -68,29 +68,32 @@ check: $(STAMP)
 # title games whose records name no rules. PLAYOUT=as-is scores Tromp-Taylor and stone
 # scoring on the board as it stands. reports/ is replaced whole, only once the new
 # report is complete; a CORPUS that is missing, unreadable or holds no game stops the
-# scoring before it writes, so cache/run and reports/ stay as they were. The collection is
-# scored again with each life seed of SEEDS (cache/run-seed1, ...; SEEDS= for none), which
-# the report's findings compare seed by seed (dead-stone uncertainty). A collection counted
-# as its boards stand (a server that counts open dame for nobody: KGS, ...) is scored once
-# more with its games played to their end (cache/run-finished), for the parity figures.
+# scoring before it writes, so cache/run and reports/ stay as they were. Every game is
+# counted on its finished board (--finish play: the last dame, protective moves and ko
+# played out), the basis of the report's rates. The collection is scored again with each
+# life seed of SEEDS (cache/run-seed1, ...; SEEDS= for none), which the report's findings
+# compare seed by seed (dead-stone uncertainty). A collection whose servers count the board
+# as it stands (open dame for nobody: KGS, ...) is scored once more that way
+# (cache/run-as-stands), the basis that reproduces its records and the rates' sensitivity row.
 analysis: $(STAMP)
 	@corpus="$(CORPUS)"; assume=""; \
 	if [ -z "$$corpus" ]; then echo "==> fetching the default corpus"; \
 		corpus=$$(bash analyses/fetch_default_corpus.sh); assume="--assume-rules japanese"; fi; \
 	echo "==> scoring $$corpus into $(RUN)"; \
-	$(VENV)/bin/rulelab score "$$corpus" --out $(RUN) --force --jobs $(JOBS) --playout $(PLAYOUT) $$assume || exit 1; \
+	$(VENV)/bin/rulelab score "$$corpus" --out $(RUN) --force --jobs $(JOBS) --playout $(PLAYOUT) \
+		--finish play $$assume || exit 1; \
 	seeded=""; for seed in $(SEEDS); do \
 		echo "==> scoring $$corpus with life seed $$seed into $(RUN)-seed$$seed (dead-stone uncertainty)"; \
 		$(VENV)/bin/rulelab score "$$corpus" --out $(RUN)-seed$$seed --force --jobs $(JOBS) --playout $(PLAYOUT) \
-			--seed $$seed $$assume || exit 1; \
+			--finish play --seed $$seed $$assume || exit 1; \
 		seeded="$$seeded $(RUN)-seed$$seed"; done; \
-	finished=""; if [ "$$($(PY) -m analyses.counted_on $(RUN))" != play ]; then \
-		echo "==> scoring $$corpus played to its end into $(RUN)-finished (parity on finished boards)"; \
-		$(VENV)/bin/rulelab score "$$corpus" --out $(RUN)-finished --force --jobs $(JOBS) --playout $(PLAYOUT) \
-			--finish play $$assume || exit 1; \
-		finished="--finished $(RUN)-finished"; fi; \
+	standing=""; if [ "$$($(PY) -m analyses.counted_on $(RUN))" != play ]; then \
+		echo "==> scoring $$corpus as its boards stand into $(RUN)-as-stands (its servers' count, a sensitivity row)"; \
+		$(VENV)/bin/rulelab score "$$corpus" --out $(RUN)-as-stands --force --jobs $(JOBS) --playout $(PLAYOUT) \
+			--finish none $$assume || exit 1; \
+		standing="--as-stands $(RUN)-as-stands"; fi; \
 	echo "==> building the report in $(REPORT)/" && \
-	$(VENV)/bin/rulelab report $(RUN) $(REPORT) $${seeded:+--seed-runs$$seeded} $$finished
+	$(VENV)/bin/rulelab report $(RUN) $(REPORT) $${seeded:+--seed-runs$$seeded} $$standing
 
 bench: $(STAMP) gnugo
 	$(PY) -m bench.run

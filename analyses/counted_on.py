@@ -1,7 +1,8 @@
-"""Print the finish basis a run folder's games were counted on: ``play``, ``none`` or
-``mixed`` (:func:`rulelab.report.summary.counted_on`). ``make analysis`` reads it to score a
-collection counted as its boards stand (KGS) once more on finished boards, which the
-report's parity figures need (``rulelab report RUN OUT --finished RUN2``).
+"""Print the finish basis a run folder's records were counted on by their servers: ``play``,
+``none`` or ``mixed`` (:func:`rulelab.analysis.inputs.counted_on` under ``auto``). ``make
+analysis`` scores every collection on finished boards, and reads this to score one whose
+servers count the board as it stands (KGS) once more that way: the basis that reproduces its
+records, and the sensitivity row of the report's rates (``rulelab report RUN OUT --as-stands RUN2``).
 
 Usage: python -m analyses.counted_on RUN_DIR
 """
@@ -12,13 +13,12 @@ import sys
 
 
 def main(argv: list[str]) -> int:
-    from rulelab.analysis.inputs import check_run, read_run
-    from rulelab.report.summary import counted_on
+    from rulelab.analysis.inputs import check_run, counted_on, read_run
 
     if len(argv) != 1:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
-    print(counted_on(read_run(check_run(argv[0]))))
+    print(counted_on(read_run(check_run(argv[0])), "auto"))
     return 0
 
 

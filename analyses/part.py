@@ -1,7 +1,7 @@
 """One part of the report of a run folder, rebuilt alone (its files and ``KEY.md``): for a
 researcher iterating on one section without building the whole report (``rulelab report``).
 
-Usage: python -m analyses.part KEY RUN_DIR OUT_DIR [--seed N] [--n-boot N] [--finished RUN_DIR]
+Usage: python -m analyses.part KEY RUN_DIR OUT_DIR [--seed N] [--n-boot N] [--as-stands RUN_DIR]
        [--seed-runs RUN_DIR ...] ...
 """
 
@@ -25,13 +25,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of every bootstrap (default 0)")
     parser.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates per win-rate curve")
     parser.add_argument("--examples-per-cause", type=int, default=2, help="board diagrams per cause")
-    parser.add_argument("--finished", help="the same collection scored with --finish play (parity figures)")
+    parser.add_argument("--as-stands", help="the same collection scored with --finish none (sensitivity rows)")
     parser.add_argument("--seed-runs", nargs="+", default=[],
                         help="the same collection scored with other --seed values (dead-stone uncertainty)")
     args = parser.parse_args(argv)
     try:
         print(write_section(args.key, args.run_dir, args.out_dir, seed=args.seed, n_boot=args.n_boot,
-                            examples_per_cause=args.examples_per_cause, finished=args.finished,
+                            examples_per_cause=args.examples_per_cause, as_stands=args.as_stands,
                             seed_runs=tuple(args.seed_runs)))
     except RulelabError as error:
         print(f"rulelab: {error}", file=sys.stderr)

@@ -136,9 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("dir", metavar="RUN_DIR")
     report.add_argument("out", metavar="OUT_DIR", nargs="?",
                         help="folder for the report (default: RUN_DIR-report beside the run folder)")
-    report.add_argument("--finished", metavar="RUN_DIR",
-                        help="a run of the same collection scored with --finish play: parity on the "
-                             "finished boards for a run counted as the boards stand (KGS)")
+    report.add_argument("--as-stands", metavar="RUN_DIR",
+                        help="a run of the same collection scored with --finish none: the rates and parity "
+                             "on the board as it stands beside RUN_DIR's (finished boards), and the "
+                             "agreement with records counted that way (KGS)")
     report.add_argument("--seed-runs", metavar="RUN_DIR", nargs="+", default=[],
                         help="runs of the same collection scored with other --seed values (after "
                              "RUN_DIR OUT_DIR): each even-game pair rate per seed, and the games "
@@ -370,9 +371,9 @@ def _report(args) -> int:
            else run.resolve().with_name(f"{run.resolve().name}-report"))
     started = time.perf_counter()
     _say(f"building the report of {run} in {out} (a minute or so) ...")
-    finished = check_run(args.finished) if args.finished is not None else None
+    as_stands = check_run(args.as_stands) if args.as_stands is not None else None
     seeds = tuple(check_run(folder) for folder in args.seed_runs)
-    index = build_report(run, out, finished=finished, seed_runs=seeds)
+    index = build_report(run, out, as_stands=as_stands, seed_runs=seeds)
     print(printable(f"report: {index} ({time.perf_counter() - started:.0f} s)"))
     return 0
 

@@ -435,8 +435,9 @@ def part_of(attribution: pd.DataFrame, cause: pd.Series) -> pd.Series:
 
 
 def cause_summary(attribution: pd.DataFrame) -> pd.DataFrame:
-    """Games per (komi basis and) pair of rulesets and main cause, with the mean part of
-    that cause; pairs in the order of ``attribution``, then the commonest cause first.
+    """Games per (kind of game, komi basis and) pair of rulesets and main cause, with the mean
+    part of that cause; kinds, bases and pairs in the order of ``attribution``, then the
+    commonest cause first.
 
     Examples
     --------
@@ -450,7 +451,7 @@ def cause_summary(attribution: pd.DataFrame) -> pd.DataFrame:
     """
     require_columns(attribution, ["game_id", "ruleset_a", "ruleset_b", "main_cause"], "attribution")
     rows = attribution.dropna(subset=["main_cause"])
-    keys = (["komi_basis"] if "komi_basis" in rows.columns else []) + ["ruleset_a", "ruleset_b", "main_cause"]
+    keys = [c for c in ("game_kind", "komi_basis") if c in rows.columns] + ["ruleset_a", "ruleset_b", "main_cause"]
     grouped = rows.assign(part=part_of(rows, rows["main_cause"])).groupby(keys, sort=False)
     table = grouped.agg(games=("game_id", "size"), mean_part=("part", "mean")).reset_index()
     return table.sort_values(keys[:-1] + ["games", "main_cause"], ascending=[True] * (len(keys) - 1)
@@ -458,9 +459,9 @@ def cause_summary(attribution: pd.DataFrame) -> pd.DataFrame:
 
 
 def _in_order(rows: pd.DataFrame):
-    """Sort key: komi bases and rulesets in the order they first appear in ``rows``."""
+    """Sort key: kinds of game, komi bases and rulesets in the order they first appear in ``rows``."""
     def key(column: pd.Series) -> pd.Series:
-        if column.name in ("komi_basis", "ruleset_a", "ruleset_b"):
+        if column.name in ("game_kind", "komi_basis", "ruleset_a", "ruleset_b"):
             order = {value: k for k, value in enumerate(dict.fromkeys(rows[column.name]))}
             return column.map(order)
         return column

@@ -156,7 +156,8 @@ def game_life_method(scores: pd.DataFrame) -> pd.Series:
 
 def disagreement_matrix(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
                         by: str | None = None, finished_only: bool = True,
-                        komi_basis: str = "standard", keep_outliers: bool = False) -> pd.DataFrame:
+                        komi_basis: str = "standard", keep_outliers: bool = False,
+                        kind: str | None = None) -> pd.DataFrame:
     """Ruleset × ruleset disagreement counts and rates, optionally split by a stratum.
 
     Parameters
@@ -177,6 +178,8 @@ def disagreement_matrix(scores: pd.DataFrame, games: pd.DataFrame | None = None,
     keep_outliers : bool
         Keep the games whose count misses the record by more than 10 points (see
         :func:`compared_rows`), for a sensitivity check.
+    kind : str, optional
+        Only the games of this kind (:data:`~rulelab.analysis.strata.GAME_KINDS`; needs ``games``).
 
     Returns
     -------
@@ -202,7 +205,7 @@ def disagreement_matrix(scores: pd.DataFrame, games: pd.DataFrame | None = None,
     5   standard       ing  japanese      4              2  0.50
     """
     rows = compared_rows(scores, games, finished_only=finished_only, komi_basis=komi_basis,
-                         keep_outliers=keep_outliers)
+                         keep_outliers=keep_outliers, kind=kind)
     basis = basis_label(rows, komi_basis)
     wide = winners(rows, finished_only=False)
     blocks = [((), np.arange(len(wide)))] if by is None else _group_positions(
@@ -227,7 +230,8 @@ def disagreement_matrix(scores: pd.DataFrame, games: pd.DataFrame | None = None,
 
 def any_disagreement(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
                      by: str | None = None, finished_only: bool = True,
-                     komi_basis: str = "standard", keep_outliers: bool = False) -> pd.DataFrame:
+                     komi_basis: str = "standard", keep_outliers: bool = False,
+                     kind: str | None = None) -> pd.DataFrame:
     """Games on which the rulesets do not all name the same winner, per stratum.
 
     Parameters are those of :func:`disagreement_matrix`.
@@ -248,7 +252,7 @@ def any_disagreement(scores: pd.DataFrame, games: pd.DataFrame | None = None, *,
     0      markup      2            1   0.5
     """
     rows = compared_rows(scores, games, finished_only=finished_only, komi_basis=komi_basis,
-                         keep_outliers=keep_outliers)
+                         keep_outliers=keep_outliers, kind=kind)
     wide = winners(rows, finished_only=False)
     wide = wide[wide.notna().sum(axis=1) >= 2]
     disagreeing = wide.nunique(axis=1).gt(1)

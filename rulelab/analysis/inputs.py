@@ -16,6 +16,7 @@ import pandas as pd
 import pyarrow as pa
 
 from rulelab.errors import InputError
+from rulelab.rules import finish_basis
 from rulelab.store.checks import check_masks, check_scores, read_checked
 from rulelab.store.layout import OPTIONAL_TABLES, RUN_TABLES
 from rulelab.store.life import LIFE_SCHEMA
@@ -119,6 +120,25 @@ class Run:
         if not names:
             return self.name
         return ", ".join(names) if len(names) <= 2 else f"{names[0]}, {names[1]} and {len(names) - 2} more"
+
+
+def counted_on(run: Run, finish: str | None = None) -> str:
+    """The finish basis (:data:`~rulelab.rules.FINISH_BASES`) a run's games were counted on
+    (``finish``, the run's own option by default; ``'auto'``: the basis their servers counted
+    the records on): ``'play'``, ``'none'``, or ``'mixed'`` when its sources differ.
+
+    Examples
+    --------
+    >>> games = pd.DataFrame({"source": ["kgs", "kgs"]})
+    >>> options = {"scores.parquet": {"options": {"finish": "play"}}}
+    >>> run = Run("run", games, pd.DataFrame(), pd.DataFrame(), {}, options, {})
+    >>> counted_on(run), counted_on(run, "auto")
+    ('play', 'none')
+    """
+    option = finish or run.score_options.get("finish", "auto")
+    sources = run.games["source"].astype(object).where(run.games["source"].notna(), None).unique()
+    bases = {finish_basis(source, option) for source in sources}
+    return bases.pop() if len(bases) == 1 else "mixed"
 
 
 def check_run(run_dir: str | Path) -> Path:

@@ -26,7 +26,7 @@ from rulelab.report.explorer import write_explorer
 from rulelab.report.render import render_html, render_markdown
 
 
-def build_report(run_dir: str | Path, out_dir: str | Path, *, finished: str | Path | None = None,
+def build_report(run_dir: str | Path, out_dir: str | Path, *, as_stands: str | Path | None = None,
                  seed_runs: tuple[str | Path, ...] = (), **settings) -> Path:
     """Build the full report of a run folder — the one entry point of every caller.
 
@@ -37,16 +37,17 @@ def build_report(run_dir: str | Path, out_dir: str | Path, *, finished: str | Pa
     Parameters
     ----------
     run_dir : str or Path
-        The run folder (``games.parquet``, ``scores.parquet``, ``manifest.json``).
+        The run folder (``games.parquet``, ``scores.parquet``, ``manifest.json``): every rate,
+        cause and example comes from it (a collection's finished boards: ``--finish play``).
     out_dir : str or Path
         The report folder: ``index.html``, ``report.md``, the PNG/CSV files and the
         marker ``.rulelab-report`` listing them. Replaced whole; an existing folder must
         be empty or hold only a previous report's files. Must lie outside the run folder
         and must not hold it.
-    finished : str or Path, optional
-        A run folder of the same collection scored with ``--finish play``: the parity figures
-        of a run counted on the board as it stands (KGS's way) then come on the finished
-        boards too.
+    as_stands : str or Path, optional
+        A run folder of the same collection scored with ``--finish none``: the rates and the
+        parity figures then come on the board as it stands too, as sensitivity rows, and the
+        agreement with records counted that way (KGS's) is measured on it.
     seed_runs : tuple of str or Path, optional
         Run folders of the same collection scored with the same options and other seeds
         (``rulelab score --seed S``): the findings then give each even-game pair rate per
@@ -71,7 +72,7 @@ def build_report(run_dir: str | Path, out_dir: str | Path, *, finished: str | Pa
 
     under_way = ["reading the run"]
     with Heartbeat(lambda: f"building the report: {under_way[0]}"):
-        tables = ReportTables.load(run_dir, Settings(**settings), finished, tuple(seed_runs))
+        tables = ReportTables.load(run_dir, Settings(**settings), as_stands, tuple(seed_runs))
         out = _report_folder(run_dir, out_dir)
         with _staged(out) as staging:
             workspace = Workspace(staging)
@@ -232,10 +233,10 @@ def _locked(marker: Path) -> bool:
 
 
 def write_section(key: str, run_dir: str | Path, out_dir: str | Path, *,
-                  finished: str | Path | None = None, seed_runs: tuple[str | Path, ...] = (),
+                  as_stands: str | Path | None = None, seed_runs: tuple[str | Path, ...] = (),
                   **settings) -> Path:
     """Build one part of the report (its files plus ``<key>.md``) — what each script
-    under ``analyses/`` calls; ``finished`` and ``seed_runs`` as in :func:`build_report`.
+    under ``analyses/`` calls; ``as_stands`` and ``seed_runs`` as in :func:`build_report`.
 
     Raises
     ------
@@ -247,7 +248,7 @@ def write_section(key: str, run_dir: str | Path, out_dir: str | Path, *,
 
     if key not in SECTIONS:
         raise InputError(f"The report part must be one of {', '.join(SECTIONS)}; got {key!r}.")
-    tables = ReportTables.load(run_dir, Settings(**settings), finished, tuple(seed_runs))
+    tables = ReportTables.load(run_dir, Settings(**settings), as_stands, tuple(seed_runs))
     workspace = _workspace(run_dir, out_dir)
     section = SECTIONS[key](tables, workspace)
     path = workspace.path / f"{key}.md"

@@ -176,8 +176,9 @@ def life_methods(scores: pd.DataFrame) -> pd.Series:
 
 
 def record_winner_agrees(tables) -> pd.Series:
-    """Per counted game, whether rulelab's count under the record's own rules names the recorded winner."""
-    gaps = tables.gaps
+    """Per counted game, whether rulelab's count under the record's own rules names the recorded winner,
+    on the basis the records were counted on (:attr:`~rulelab.report.shared.ReportTables.record_run`)."""
+    gaps = tables.record_gaps
     komi = tables.games.drop_duplicates("game_id").set_index("game_id")["komi"].reindex(gaps["game_id"])
     komi = komi.to_numpy(float)
     same = np.sign(gaps["rulelab"].to_numpy(float) - komi) == np.sign(gaps["record"].to_numpy(float) - komi)

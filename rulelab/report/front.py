@@ -17,6 +17,7 @@ import pandas as pd
 from rulelab.analysis.divergence import COMMON_KOMI
 from rulelab.analysis.findings import (MAIN_RULESETS, TRUSTED_CONFIDENCE, TRUSTED_METHODS, cause_shares,
                                        pair_rates)
+from rulelab.analysis.inputs import counted_on
 from rulelab.analysis.komi import headline_fair_komi
 from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS
 from rulelab.analysis.outcomes import RECORD
@@ -70,8 +71,9 @@ def summary_section(tables: "ReportTables", out: Workspace) -> Section:
     rows = [*_divergence_rows(tables), *_komi_rows(tables), *_cause_rows(tables), *_record_rows(tables)]
     blocks = [Text(collection_words(tables))]
     if rows:
-        frame = pd.DataFrame(rows, columns=["figure", "value", "95% interval", "n", "meaning", "section",
-                                            "games"])
+        beside = [AS_STANDS_COLUMN] if tables.as_stands else []
+        frame = pd.DataFrame(rows).reindex(columns=["figure", "value", "95% interval", *beside, "n", "meaning",
+                                                    "section", "games"]).fillna("")
         blocks.append(out.table("summary", frame, "The headline figures", preview_rows=len(frame)))
     else:
         blocks.append(Text("No headline figure: no game is settled and scored under two of "
@@ -91,17 +93,30 @@ def _percent(share: float) -> str:
     return f"{share:.1%}"
 
 
+BOARDS = {"play": "finished boards", "none": "board as it stands"}
+"""The boards of each finish basis (:data:`~rulelab.rules.FINISH_BASES`), in a label."""
+
+BASIS_WORDS = {basis: f"on the {boards}" for basis, boards in BOARDS.items()}
+"""Each finish basis in words."""
+
+AS_STANDS_COLUMN = "as the board stands (sensitivity)"
+"""The headline table's column of each pair rate counted on the board as it stands (``--as-stands``)."""
+
+
 def _divergence_rows(tables: "ReportTables") -> list[dict]:
-    """Per pair of the main rulesets, on the even settled games, at the komi each gives the game."""
+    """Per pair of the main rulesets, on the even settled games, at the komi each gives the game;
+    beside each, the same rate on the board as it stands when the run has that companion."""
     rates = pair_rates(tables.run.scores, tables.run.games, kind="even")
-    whole = rates[(rates["band"] == "all") & (rates["komi_basis"] != "common") & (rates["pair"] != "any")]
-    rows = []
-    for row in whole.itertuples():
+    standing = (None if tables.as_stands is None else
+                _whole(pair_rates(tables.as_stands.scores, tables.as_stands.games, kind="even")).set_index("pair"))
+    basis, rows = counted_on(tables.run), []
+    for row in _whole(rates).itertuples():
         if not row.games:
             continue
         a, b = row.pair.split("–")
         rows.append({
-            "figure": f"{a.title()} vs {b.title()}: different winners, {row.komi_basis} komi",
+            "figure": f"{a.title()} vs {b.title()}: different winners, {row.komi_basis} komi"
+                      + (f", {BOARDS[basis]}" if basis in BOARDS else ""),
             "value": _percent(row.rate), "95% interval": f"{_percent(row.low)}–{_percent(row.high)}",
             "n": f"{row.disagreements:,} of {row.games:,} even games",
             "meaning": f"how often the rules decide who wins a {term('settled')} even game "
@@ -109,8 +124,27 @@ def _divergence_rows(tables: "ReportTables") -> list[dict]:
             "section": "[Findings](#findings)",
             "games": f"[{row.disagreements:,} games]"
                      f"({view_link(basis=row.komi_basis, pair=row.pair, even=1, n=row.disagreements)})",
-        })
+        } | ({} if standing is None or row.pair not in standing.index else {AS_STANDS_COLUMN: _as_stands_rate(
+            standing.loc[row.pair])}))
     return rows
+
+
+def _whole(rates: pd.DataFrame) -> pd.DataFrame:
+    """The whole-pair rows of :func:`pair_rates` at the komi each ruleset gives the game."""
+    return rates[(rates["band"] == "all") & (rates["komi_basis"] != "common") & (rates["pair"] != "any")]
+
+
+def _as_stands_rate(row: pd.Series) -> str:
+    return (f"{_percent(row['rate'])} ({_percent(row['low'])}–{_percent(row['high'])}), "
+            f"{int(row['disagreements']):,} of {int(row['games']):,}")
+
+
+def board_words(tables: "ReportTables") -> str:
+    """The boards the report's rates are counted on, in words."""
+    basis = counted_on(tables.run)
+    return {"play": "the finished boards (the last dame, protective moves and ko played out before the count)",
+            "none": "the boards as they stand (open dame counted for nobody)"}.get(
+        basis, "the boards as each source counts them (finished for some, as they stand for others)")
 
 
 def _cause_rows(tables: "ReportTables") -> list[dict]:
@@ -167,7 +201,8 @@ def _record_rows(tables: "ReportTables") -> list[dict]:
     return [{
         "figure": "Same winner as the record", "value": _percent(agree / counted),
         "95% interval": f"{_percent(low)}–{_percent(high)}", "n": f"{agree:,} of {counted:,} counted games",
-        "meaning": f"rulelab's count under the record's rules ({term('outlier')} games included)",
+        "meaning": f"rulelab's count under the record's rules ({term('outlier')} games included), "
+                   f"{BASIS_WORDS.get(counted_on(tables.record_run), 'on the boards as each source counts them')}",
         "section": "[Findings](#findings)",
         "games": f"[{agree:,} games]({view_link(view='games', same=1, n=agree)})",
     }]

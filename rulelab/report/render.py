@@ -90,7 +90,8 @@ _CSS = ("body{font-family:sans-serif;max-width:76rem;margin:1rem auto;padding:0 
         "td,th{border:1px solid #ccc;padding:.2rem .45rem;text-align:right}"
         "td:first-child,th:first-child{text-align:left}"
         "#summary table{font-size:.8rem;line-height:1.25}#summary td{white-space:nowrap}"
-        "#summary td:nth-child(5){white-space:normal;text-align:left}"
+        "#summary td:nth-last-child(3){white-space:normal;text-align:left}"
+        "#summary td:nth-last-child(4){white-space:normal}"
         "th{background:#f0f0f0}img{max-width:100%}figure{margin:1rem 0 2rem}"
         "pre{background:#f6f6f6;padding:.75rem;overflow-x:auto;font-size:.8rem}")
 

@@ -22,17 +22,17 @@ from rulelab.analysis.divergence import (COMMON_KOMI, KOMI_BASES, any_disagreeme
                                          matrix_wide, standard_rows)
 from rulelab.analysis.inputs import counted_games
 from rulelab.analysis.selection import OUTLIER_POINTS, REPRODUCED_POINTS, reproduced
-from rulelab.analysis.strata import PROFESSIONAL_COLLECTIONS, STRATA, game_strata, rank_band
+from rulelab.analysis.strata import GAME_KINDS, PROFESSIONAL_COLLECTIONS, STRATA, game_strata, rank_band
 from rulelab.analysis.verdict import stored_verdict
 from rulelab.position import Position
 from rulelab.report.blocks import Code, Section, Text, Workspace, json_text
-from rulelab.report.front import glossary_section, summary_section
+from rulelab.report.front import board_words, glossary_section, summary_section
 from rulelab.report.kinds import kinds_section
 from rulelab.report.komi_sections import (boards_section, komi_section, margins_section, published_section,
                                           rekomi_section, strata_section)
 from rulelab.report.rules_cases import rules_cases_section
 from rulelab.report.shared import ReportTables, missing
-from rulelab.report.summary import basis_words, findings_section, model_section
+from rulelab.report.summary import EVEN, basis_words, findings_section, model_section
 from rulelab.rules import winner_at
 
 
@@ -89,59 +89,66 @@ def overview_section(tables: ReportTables, out: Workspace) -> Section:
 
 def divergence_section(tables: ReportTables, out: Workspace) -> Section:
     scores, games = tables.run.scores, tables.run.games
-    matrices = {basis: disagreement_matrix(scores, games, komi_basis=basis) for basis in KOMI_BASES}
-    standard = matrices["standard"]
+    matrices = {kind: {basis: disagreement_matrix(scores, games, komi_basis=basis, kind=kind) for basis in KOMI_BASES}
+                for kind in GAME_KINDS}
+    standard = matrices[EVEN]["standard"]
     if standard.empty or standard["games"].max() == 0:
+        others = any(by_basis["standard"]["games"].max() > 0 for by_basis in matrices.values())
         return missing("divergence", "Where rulesets disagree",
-                       "no game is both settled and scored under two rulesets.")
+                       "no even game is both settled and scored under two rulesets; the other kinds are in "
+                       "Game kinds." if others else "no game is both settled and scored under two rulesets.")
     total = int(standard["games"].max())
     own = standard["komi_basis"].iloc[0]
-    blocks = [Text("Each settled game (one the life layer calls finished, or one its players "
-                   "counted) is scored under every ruleset. A pair of rulesets disagrees on a game "
-                   "when they name different winners (a draw is a verdict of its own). Two komi "
-                   f"bases: {own} — {basis_words(own, tables.standard_komi)}, which is what players "
-                   f"of each ruleset see; and every ruleset at one common komi of {COMMON_KOMI:g}, "
-                   "where only the counting differs. Left out: the "
-                   f"{standard.attrs.get('dropped', {}).get('outliers', 0):,} games whose count under "
-                   f"the record's own rules misses the recorded margin by more than {OUTLIER_POINTS:g} "
-                   "points (misread groups, not rule differences; the findings give the rates with "
-                   "them).")]
-    for basis, matrix in matrices.items():
+    blocks = [Text("Each settled even game (one the life layer calls finished, or one its players "
+                   f"counted) is scored under every ruleset, on {board_words(tables)}. A pair of "
+                   "rulesets disagrees on a game when they name different winners (a draw is a verdict of its "
+                   f"own). Two komi bases: {own} — {basis_words(own, tables.standard_komi)}, which is what "
+                   f"players of each ruleset see; and every ruleset at one common komi of {COMMON_KOMI:g}, "
+                   "where only the counting differs. The handicap, one-stone and no-komi games have their own "
+                   "section ([Game kinds](#kinds)) and rows of their own in the tables below (game_kind). Left "
+                   f"out: the {standard.attrs.get('dropped', {}).get('outliers', 0):,} even games whose count "
+                   f"under the record's own rules misses the recorded margin by more than {OUTLIER_POINTS:g} "
+                   "points (misread groups, not rule differences; the findings give the rates with them).")]
+    for basis, matrix in matrices[EVEN].items():
         label = f"{own} komi" if basis == "standard" else f"common komi {COMMON_KOMI:g}"
         blocks += [
             out.figure(f"divergence_matrix_{basis}", plots.plot_disagreement(
-                matrix, title=f"Rulesets naming different winners at {label} (n = {total:,} games)"),
-                f"Share of games (with its 95% interval and count) on which each pair of rulesets names "
-                f"different winners, "
-                f"at {label}."),
+                matrix, title=f"Rulesets naming different winners on even games at {label} (n = {total:,} games)"),
+                f"Share of even games (with its 95% interval and count) on which each pair of rulesets names "
+                f"different winners, at {label}."),
             out.table(f"divergence_counts_{basis}", matrix_wide(matrix, "disagreements").reset_index(),
-                      f"Games (of {total:,}) on which two rulesets name different winners, at {label}",
+                      f"Even games (of {total:,}) on which two rulesets name different winners, at {label}",
                       preview_rows=len(matrix)),
         ]
-    causes = cause_summary(tables.attribution) if not tables.attribution.empty else pd.DataFrame()
+    attribution = tables.attribution
+    causes = cause_summary(attribution[attribution["game_kind"] == EVEN]) if not attribution.empty else pd.DataFrame()
     if not causes.empty:
         keys = ["komi_basis", "ruleset_a", "ruleset_b"]
         pair_total = causes.groupby(keys, sort=False)["games"].transform("sum")
         top = causes.assign(disagreements=pair_total, share=causes["games"] / pair_total).drop_duplicates(keys)
         blocks.append(out.table("divergence_causes", top[[*keys, "disagreements", "main_cause", "share"]]
                                 .reset_index(drop=True), "The commonest main cause of each pair's "
-                                "disagreements (share of them), per komi basis", preview_rows=20))
-    blocks.append(out.table("divergence_matrix", pd.concat(matrices.values(), ignore_index=True),
-                            "Disagreements per ordered pair of rulesets and komi basis (long form, "
-                            "with rates)", preview_rows=0))
+                                "disagreements on even games (share of them), per komi basis", preview_rows=20))
+    blocks.append(out.table("divergence_matrix", pd.concat(
+        [matrix.assign(game_kind=kind) for kind, by_basis in matrices.items() for matrix in by_basis.values()],
+        ignore_index=True).pipe(lambda m: m[["game_kind", *m.columns[:-1]]]),
+        "Disagreements per kind of game, ordered pair of rulesets and komi basis (long form, with rates; even "
+        "games first)", preview_rows=0))
     split = [by for by in (*STRATA, "life_method") if _levels(tables, by) > 1]
     if split:
         blocks.append(out.table("divergence_by_stratum", pd.concat(
-            [any_disagreement(scores, games, by=by).rename(columns={by: "value"}).assign(stratum=by)
-             for by in split], ignore_index=True)[["stratum", "value", "games", "disagreeing", "rate"]],
-            f"Games on which the rulesets do not all name the same winner ({own} komi), per stratum",
-            preview_rows=40))
+            [any_disagreement(scores, games, by=by, kind=_kind_of(by)).rename(columns={by: "value"})
+             .assign(stratum=by) for by in split], ignore_index=True)[["stratum", "value", "games", "disagreeing",
+                                                                        "rate"]],
+            f"Games on which the rulesets do not all name the same winner ({own} komi), per stratum: even "
+            "games, and every kind by game kind", preview_rows=40))
     for by in split:
-        table = pd.concat([disagreement_matrix(scores, games, by=by, komi_basis=basis)
+        table = pd.concat([disagreement_matrix(scores, games, by=by, komi_basis=basis, kind=_kind_of(by))
                            for basis in KOMI_BASES], ignore_index=True)
         table = table[table["ruleset_a"].map(_rank(table)) < table["ruleset_b"].map(_rank(table))]
         blocks.append(out.table(f"divergence_by_{by}", table.reset_index(drop=True),
-                                f"Disagreements by {by.replace('_', ' ')}", preview_rows=12))
+                                f"Disagreements by {by.replace('_', ' ')}"
+                                + ("" if by == "game_kind" else " (even games)"), preview_rows=12))
     single = [by for by in (*STRATA, "life_method") if by not in split]
     if single:
         blocks.append(Text("Not split by " + ", ".join(by.replace("_", " ") for by in single)
@@ -149,12 +156,19 @@ def divergence_section(tables: ReportTables, out: Workspace) -> Section:
     return Section("divergence", "Where rulesets disagree", blocks)
 
 
+def _kind_of(by: str) -> str | None:
+    """The kind of game a stratum's table covers: even games, but every kind split by ``game_kind``."""
+    return None if by == "game_kind" else EVEN
+
+
 def _levels(tables: ReportTables, by: str) -> int:
-    """How many values stratum ``by`` takes among the games that are compared."""
+    """How many values stratum ``by`` takes among the games its table compares (:func:`_kind_of`)."""
     rows = standard_rows(tables.run.scores, finished_only=False)
+    strata = game_strata(tables.games)
+    if _kind_of(by) is not None:
+        rows = rows[rows["game_id"].isin(strata.loc[strata["game_kind"] == _kind_of(by), "game_id"])]
     if by == "life_method":
         return rows["life_method"].nunique(dropna=False) if "life_method" in rows else 0
-    strata = game_strata(tables.games)
     return strata.loc[strata["game_id"].isin(rows["game_id"]), by].nunique(dropna=False)
 
 
@@ -181,25 +195,29 @@ def attribution_section(tables: ReportTables, out: Workspace) -> Section:
     if table.empty:
         return Section("attribution", "Why they disagree",
                        blocks + [Text("Not shown: no two rulesets name different winners on a settled game.")])
-    residual = (table[list(PARTS)].sum(axis=1) - table["difference"]).abs().max()
+    every, table = table, table[table["game_kind"] == EVEN]
+    residual = (every[list(PARTS)].sum(axis=1) - every["difference"]).abs().max()
     unexplained = int((table["part_unexplained"] != 0).sum())
     single = table["main_cause"].isin(CAUSES)
     rest = (table["margin_a"] - part_of(table, table["main_cause"])).where(single)
     flips = winner_at(rest.fillna(0.0).to_numpy(), table["ruleset_b"].map(_tie_rules(tables)).to_numpy())
     follows = int((single & (flips == table["winner_b"].to_numpy())).sum())
     blocks += [
-        Text(f"{len(table):,} disagreeing (komi basis, game, pair) rows. Largest gap between the sum "
-             f"of the parts and the difference: {residual:g} points. Rows with an unexplained part: "
+        Text(f"{len(table):,} disagreeing (komi basis, game, pair) rows on even games, and "
+             f"{len(every) - len(table):,} on the other kinds of game (game_kind; their section: "
+             f"[Game kinds](#kinds)). Largest gap between the sum of the parts and the difference, on every "
+             f"kind: {residual:g} points. On even games, rows with an unexplained part: "
              f"{unexplained:,}" + (" — the scores' columns do not add up as RULES.md says there; "
                                    "see attribution.csv." if unexplained else ".")
              + f" Taking the main cause's part away from margin_a gives ruleset b's winner on "
-             f"{follows:,} rows ({follows / len(table):.1%}); "
+             f"{follows:,} rows{f' ({follows / len(table):.1%})' if len(table) else ''}; "
              f"{int(table['main_cause'].eq('tie_break').sum()):,} are decided by a tie rule, "
              f"{int(table['main_cause'].eq('combined').sum()):,} need several parts together, and "
              f"{int(table['opposing_causes'].notna().sum()):,} hold a part pulling the other way."),
-        out.table("cause_summary", cause_summary(table),
-                  "Disagreements by komi basis, pair and main cause", preview_rows=30),
-        out.table("attribution", table, "Every disagreement with its parts (points, a − b)",
+        out.table("cause_summary", cause_summary(every),
+                  "Disagreements by kind of game, komi basis, pair and main cause (even games first)",
+                  preview_rows=30),
+        out.table("attribution", every, "Every disagreement with its parts (points, a − b), even games first",
                   preview_rows=0),
     ]
     return Section("attribution", "Why they disagree", blocks)
@@ -215,7 +233,7 @@ def _tie_rules(tables: ReportTables) -> dict[str, str]:
 
 def examples_section(tables: ReportTables, out: Workspace) -> Section:
     examples = _examples(tables)
-    blocks = [Text("For each cause, the games where it alone best explains the flip at the komi "
+    blocks = [Text("For each cause, the even games where it alone best explains the flip at the komi "
                    "each ruleset gives the game, Chinese against Japanese first, then any other pair "
                    "for the causes they do not show, and an Ing game whenever there are some. Only "
                    "games whose count under the record's own rules reproduces the recorded margin "
@@ -254,7 +272,7 @@ def _examples(tables: ReportTables) -> pd.DataFrame:
     count reproduces their record (exactly first): Chinese against Japanese first, then other
     pairs for the causes those do not show, then the clearest game with Ing on one side."""
     table = tables.attribution
-    table = table[table["komi_basis"] != "common"] if not table.empty else table
+    table = table[(table["komi_basis"] != "common") & (table["game_kind"] == EVEN)] if not table.empty else table
     if table.empty:
         return pd.DataFrame()
     gap = reproduced(tables.gaps)

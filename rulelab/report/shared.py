@@ -13,10 +13,11 @@ import pandas as pd
 from rulelab.analysis.attribution import attribute
 from rulelab.analysis.divergence import KOMI_BASES, standard_rows
 from rulelab.analysis.findings import trusted_games
-from rulelab.analysis.inputs import Run, analysable_games, read_run
+from rulelab.analysis.inputs import Run, analysable_games, counted_on, read_run
 from rulelab.analysis.komi import DEFAULT_KOMI_GRID, fair_komi_sensitivity, headline_fair_komi
 from rulelab.analysis.outcomes import komi_outcomes
 from rulelab.analysis.seeds import life_seed, seed_runs
+from rulelab.analysis.strata import GAME_KINDS, game_kind
 from rulelab.analysis.selection import collection_board, komi_population, other_boards, record_gaps
 from rulelab.errors import InputError
 from rulelab.report.blocks import Section, Text
@@ -47,26 +48,37 @@ class Settings:
 class ReportTables:
     """A loaded run plus the intermediate tables several sections share (computed once)."""
 
-    def __init__(self, run: Run, settings: Settings, finished: Run | None = None,
+    def __init__(self, run: Run, settings: Settings, as_stands: Run | None = None,
                  seeds: dict[int, Run] | None = None):
         self.run = run
+        """The run every rate, matrix, cause and example comes from: on finished boards
+        (``--finish play``) where it was counted on them."""
         self.settings = settings
-        self.finished = finished
-        """A run of the same collection counted on the finished boards (``--finish play``),
-        for the parity figures of a run counted on the board as it stands; or None."""
+        self.as_stands = as_stands
+        """The same collection counted on the board as it stands (``--finish none``), for the
+        sensitivity rows of the rates and parity; or None."""
         self.seeds = seeds or {life_seed(run): run}
         """This run and the same collection scored with other life seeds, by seed
         (:func:`~rulelab.analysis.seeds.seed_runs`): the dead-stone uncertainty of the rates."""
 
     @classmethod
-    def load(cls, run_dir: str | Path, settings: Settings, finished_dir: str | Path | None = None,
+    def load(cls, run_dir: str | Path, settings: Settings, as_stands_dir: str | Path | None = None,
              seed_dirs: tuple[str | Path, ...] = ()) -> "ReportTables":
         run = read_run(run_dir)
-        finished = None if finished_dir is None else read_run(finished_dir)
-        if finished is not None and not set(finished.games["game_id"]) & set(run.games["game_id"]):
-            raise InputError(f"The finished run {str(finished_dir)!r} holds none of the games of {str(run_dir)!r}: "
-                             "it must be the same collection scored with --finish play.")
-        return cls(run, settings, finished, seed_runs(run, [read_run(folder) for folder in seed_dirs]))
+        as_stands = None if as_stands_dir is None else read_run(as_stands_dir)
+        if as_stands is not None and (counted_on(as_stands) != "none"
+                                      or not set(as_stands.games["game_id"]) & set(run.games["game_id"])):
+            raise InputError(f"The run {str(as_stands_dir)!r} must be the collection of {str(run_dir)!r} "
+                             "counted on the board as it stands (rulelab score --finish none).")
+        return cls(run, settings, as_stands, seed_runs(run, [read_run(folder) for folder in seed_dirs]))
+
+    @cached_property
+    def record_run(self) -> Run:
+        """The run counted on the basis the records' servers counted them on (``validate``
+        finds it is the one that reproduces their results): the as-stands run of a KGS
+        collection, else this run. The agreement with the records is measured on it."""
+        standing = self.as_stands is not None and counted_on(self.run, "auto") == "none"
+        return self.as_stands if standing else self.run
 
     @cached_property
     def games(self) -> pd.DataFrame:
@@ -74,9 +86,13 @@ class ReportTables:
 
     @cached_property
     def attribution(self) -> pd.DataFrame:
-        """Disagreements with their causes, on both komi bases."""
-        parts = [attribute(self.run.scores, self.run.games, komi_basis=basis) for basis in KOMI_BASES]
-        return pd.concat(parts, ignore_index=True)
+        """Disagreements with their causes, on both komi bases, per kind of game (``game_kind``),
+        the even games first."""
+        table = pd.concat([attribute(self.run.scores, self.run.games, komi_basis=basis) for basis in KOMI_BASES],
+                          ignore_index=True)
+        table.insert(1, "game_kind", table["game_id"].map(game_kind(self.games.set_index("game_id"))))
+        rank = table["game_kind"].map({kind: k for k, kind in enumerate(GAME_KINDS)}).to_numpy()
+        return table.iloc[np.argsort(rank, kind="stable")].reset_index(drop=True)
 
     @cached_property
     def trusted(self) -> pd.Index:
@@ -87,6 +103,16 @@ class ReportTables:
     def gaps(self) -> pd.DataFrame:
         """Counted games: rulelab's count under the record's rules against the record's."""
         return record_gaps(self.run.scores, self.run.games)
+
+    @cached_property
+    def as_stands_gaps(self) -> pd.DataFrame | None:
+        """:attr:`gaps` of the :attr:`as_stands` run (None without one)."""
+        return None if self.as_stands is None else record_gaps(self.as_stands.scores, self.as_stands.games)
+
+    @cached_property
+    def record_gaps(self) -> pd.DataFrame:
+        """:attr:`gaps` on the :attr:`record_run`: what the agreement with the records is read from."""
+        return self.gaps if self.record_run is self.run else self.as_stands_gaps
 
     @cached_property
     def outliers(self) -> pd.Index:

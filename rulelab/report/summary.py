@@ -14,6 +14,7 @@ import pandas as pd
 from rulelab.analysis.divergence import COMMON_KOMI, TODAY, compared_rows, todays_komi
 from rulelab.analysis.findings import (MAIN_RULESETS, black_win_rates, cause_shares, older_than_rules, pair_rates,
                                        parity_figures)
+from rulelab.analysis.inputs import counted_on
 from rulelab.analysis.komi import headline_fair_komi
 from rulelab.analysis.outcomes import RECORD
 from rulelab.analysis.seeds import life_seed, seed_flips, seed_rates, seed_verdicts
@@ -23,8 +24,8 @@ from rulelab.analysis.stats import wilson_interval
 from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.report.collection import has_servers
 from rulelab.report.explorer import life_methods, view_link
-from rulelab.report.front import record_agreement, term
-from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS, RULES_FIRST_TEXT, finish_basis
+from rulelab.report.front import BASIS_WORDS, board_words, record_agreement, term
+from rulelab.rules import HANDICAP_CONVENTIONS, PRESETS, RULES_FIRST_TEXT
 
 if TYPE_CHECKING:
     from rulelab.report.shared import ReportTables
@@ -54,7 +55,9 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
     blocks = [Text(
         f"Terms ({term('settled')}, {term('even game')}, {term('trusted')}, {term('komi basis')}, "
         f"{term('outlier')}, ...) are defined once in the glossary. The rulesets are compared on the "
-        f"{len(even):,} settled even games of the {len(settled):,} settled games: what the rulesets give a "
+        f"{len(even):,} settled even games of the {len(settled):,} settled games, counted on {board_words(tables)}"
+        + (", so parity is decided as it would be on the board" if counted_on(tables.run) == "play" else "")
+        + ": what the rulesets give a "
         "handicap, one-stone or no-komi game is a convention of komi and compensation, not a count, and those "
         f"games have a section of their own ([Game kinds](#kinds)). Here {len(trusted):,} of the even games are "
         f"trusted, {share(len(trusted), len(even), SETTLED | {'even': 1, 'trusted': 1})}, and "
@@ -100,18 +103,26 @@ def findings_section(tables: "ReportTables", out: Workspace) -> Section:
                 text, kept = _sensitivity_sentence(scores, games, rates, present)
                 blocks.append(Text(text))
                 figures["rates"].append(kept.assign(subset=OUTLIERS_KEPT))
+            if tables.as_stands is not None:
+                text, standing = _as_stands_sentence(tables, rates, present)
+                blocks.append(Text(text))
+                figures["rates"].append(standing.assign(subset=AS_STANDS))
     parity_text, parity = _parity_sentence(tables, even)
     blocks.append(Text(parity_text))
     if not parity.empty:
         figures["parity"] = [parity.assign(subset="all")]
     blocks.append(Text(_playout_sentence(tables)))
     blocks += [Text(t) for t in _komi_sentences(tables)]
-    blocks.append(Text(_trust_sentence(tables, settled)))
+    text, records = _trust_sentence(tables, settled)
+    blocks.append(Text(text))
+    if not records.empty:
+        figures["records"] = [records.assign(subset="all")]
     captions = {"rates": "Disagreement rates on even games per pair and margin band, as stated above",
                 "causes": "Main causes on even games, as stated above",
                 "reproduced": "Disagreement rates on the even games whose count reproduces the record "
                               "(exactly, and within a point), as stated above",
                 "parity": "Parity on the settled even games, on the finished boards and as they stand",
+                "records": "How often the count under the record's own rules reproduces the record, on each basis",
                 "seeds": "Disagreement rates on even games under each seed of the life estimator, as stated above",
                 "seed_flips": "The games whose verdict on a pair changes between seeds of the life estimator"}
     for name, parts in figures.items():
@@ -131,6 +142,10 @@ SETTLED = {"view": "games", "settled": 1, "outlier": 0}
 
 OUTLIERS_KEPT = "outliers kept"
 """The ``subset`` of ``findings_rates.csv`` whose rates keep the outliers (the sensitivity row)."""
+
+AS_STANDS = "as it stands"
+"""The ``subset`` of ``findings_rates.csv`` whose rates count the board as it stands (the run given
+with ``--as-stands``; a sensitivity row)."""
 
 
 def _settled_ids(tables: "ReportTables", kind: str | None = None) -> pd.Index:
@@ -299,12 +314,12 @@ def _seed_sentence(tables: "ReportTables", even: pd.Index, present: list[str]) -
 
 
 def _parity_sentence(tables: "ReportTables", even: pd.Index) -> tuple[str, pd.DataFrame]:
-    """Who fills the last dame, as a reported quantity: on the finished boards (this run where
-    it was counted on them, else the run given with ``--finished``), and on the board as it
-    stands as a sensitivity row. Returns the sentence and the figures (``basis``)."""
+    """Who fills the last dame, as a reported quantity: on the finished boards (this run, where
+    it was counted on them), and on the board as it stands (the run given with ``--as-stands``)
+    as a sensitivity row. Returns the sentence and the figures (``basis``)."""
     runs = {counted_on(tables.run): tables.run}
-    if tables.finished is not None:
-        runs.setdefault(counted_on(tables.finished), tables.finished)
+    if tables.as_stands is not None:
+        runs.setdefault(counted_on(tables.as_stands), tables.as_stands)
     figures = {basis: parity_figures(run.scores, run.games, even) for basis, run in runs.items()}
     frame = pd.concat([table.assign(basis=basis) for basis, table in figures.items()], ignore_index=True)
     if frame.empty or not frame["games"].max():
@@ -319,32 +334,20 @@ def _parity_sentence(tables: "ReportTables", even: pd.Index) -> tuple[str, pd.Da
 
     finished, standing = figures.get("play"), figures.get("none")
     if finished is not None:
-        source = ("this run" if counted_on(tables.run) == "play"
-                  else f"the run '{tables.finished.name}', the same collection scored with --finish play")
-        text = (f"Parity, who fills the last dame (findings_parity.csv): on the finished boards ({source}: the "
-                "last dame, protective "
-                f"moves and ko played out before the count), {words(finished)} — the draws and tie wins that "
-                "survive the finish.")
+        text = ("Parity, who fills the last dame (findings_parity.csv): on the finished boards (the last dame, "
+                f"protective moves and ko played out before the count), {words(finished)} — the draws and tie "
+                "wins that survive the finish.")
         if standing is not None:
-            text += (f" On the board as it stands (open dame counted for nobody, as KGS counts; a sensitivity "
-                     f"row): {words(standing)}.")
+            text += (f" On the board as it stands (open dame counted for nobody, as KGS counts; the run "
+                     f"'{tables.as_stands.name}', a sensitivity row): {words(standing)}.")
         return text, frame
     where = ("on the board as it stands (open dame counted for nobody)" if standing is not None else
              "on the boards as this run counted them (finished for some sources, as they stand for others)")
     text = (f"Parity, who fills the last dame (findings_parity.csv), {where}: "
-            f"{words(next(iter(figures.values())))}. Under the rules "
-            "the dame would be filled before the count; the finished basis needs the collection scored again "
-            "with `--finish play` and given to the report with `rulelab report RUN OUT --finished RUN2`.")
+            f"{words(next(iter(figures.values())))}. Under the rules the dame would be filled before the "
+            "count: the finished basis needs the collection scored with `--finish play`, and this run given "
+            "to its report with `--as-stands`.")
     return text, frame
-
-
-def counted_on(run) -> str:
-    """The finish basis (:data:`~rulelab.rules.FINISH_BASES`) a run's games were counted on:
-    ``'play'``, ``'none'``, or ``'mixed'`` when its sources differ."""
-    option = run.score_options.get("finish", "auto")
-    sources = run.games["source"].astype(object).where(run.games["source"].notna(), None).unique()
-    bases = {finish_basis(source, option) for source in sources}
-    return bases.pop() if len(bases) == 1 else "mixed"
 
 
 def _today_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.DataFrame,
@@ -410,6 +413,34 @@ def _sensitivity_sentence(scores: pd.DataFrame, games: pd.DataFrame, rates: pd.D
             f"{share(with_them['disagreements'], int(with_them['games']))} of {int(with_them['games']):,} games, "
             f"against {share(without['disagreements'], int(without['games']))} without them.")
     return text, kept
+
+
+def _as_stands_sentence(tables: "ReportTables", rates: pd.DataFrame,
+                        present: list[str]) -> tuple[str, pd.DataFrame]:
+    """The even-game rates of ``present`` on the board as it stands (the ``--as-stands`` run), a
+    sensitivity row beside those on the finished boards; returns the sentence and its rates."""
+    standing = pair_rates(tables.as_stands.scores, tables.as_stands.games, present, kind=EVEN)
+
+    def whole(table: pd.DataFrame) -> pd.DataFrame:
+        return table[table["band"] == "all"].set_index(["komi_basis", "pair"])
+
+    finished, stands = whole(rates), whole(standing)
+
+    def both(basis: str, pair: str) -> str:
+        row, other = finished.loc[(basis, pair)], stands.loc[(basis, pair)]
+        return (f"{pair.replace('–', ' vs ') if pair != 'any' else 'any of them'} "
+                f"{share(row['disagreements'], int(row['games']))} → "
+                f"{share(other['disagreements'], int(other['games']))} of {int(other['games']):,}")
+
+    pairs = dict.fromkeys(stands.index.get_level_values("pair"))
+    parts = [f"at {basis} komi: " + "; ".join(both(basis, pair) for pair in pairs)
+             for basis in dict.fromkeys(stands.index.get_level_values("komi_basis"))]
+    text = (f"The board as it stands, a sensitivity row (findings_rates.csv, subset '{AS_STANDS}'): the rates above "
+            f"are on {board_words(tables)}; counted instead on the board as it stands (the run "
+            f"'{tables.as_stands.name}': open dame for nobody, no protective move made, as KGS counts), the "
+            "rulesets name different winners on the settled even games (finished → as it stands): "
+            + "; and ".join(parts) + ".")
+    return text, standing
 
 
 def basis_words(basis: str, rulesets) -> str:
@@ -547,7 +578,11 @@ def _fit_text(fits: pd.DataFrame, sensitivity: pd.DataFrame | None = None) -> st
     return "; ".join(parts)
 
 
-def _trust_sentence(tables: "ReportTables", settled: pd.Index) -> str:
+def _trust_sentence(tables: "ReportTables", settled: pd.Index) -> tuple[str, pd.DataFrame]:
+    """How far to trust the counts: how the dead stones were decided, and how often the count under
+    the record's own rules gives the recorded result — on the basis the records were counted on,
+    each basis's reproduction side by side when the run has an as-stands companion. Returns the
+    sentence and that table (empty without the companion)."""
     scores = tables.run.scores
     methods = life_methods(scores).reindex(settled).dropna().value_counts()
     n = int(methods.sum())
@@ -555,18 +590,43 @@ def _trust_sentence(tables: "ReportTables", settled: pd.Index) -> str:
                          for method, count in methods.items())
                + " of the settled games") if n else "none, as no game is settled"
     text = f"How far to trust this: dead stones come from markup, proof or playouts (estimate): {sources}."
-    gaps = tables.gaps
-    if not gaps.empty:
-        agree, counted = record_agreement(tables)
+    gaps, bases = tables.record_gaps, _reproduction_by_basis(tables)
+    if gaps.empty:
+        return text + (" No counted game was scored under its record's own rules, so no count is checked "
+                       "against a record."), bases
+    agree, counted = record_agreement(tables)
+    exact = int((gaps["gap"] == 0).sum())
+    if bases.empty:
         text += (f" On the {counted:,} games the players counted, rulelab's count under the record's own "
                  f"rules names the recorded winner on {share(agree, counted, {'view': 'games', 'same': 1})} and "
-                 "reproduces the recorded margin exactly on "
-                 f"{share(int((gaps['gap'] == 0).sum()), len(gaps), {'view': 'games', 'reproduced': 'exactly'})}; "
-                 f"the median gap is {_points(gaps['gap'].abs().median())}. Records that stop before the "
-                 "dame are filled or the dead stones removed are where the two part.")
+                 f"reproduces the recorded margin exactly on "
+                 f"{share(exact, len(gaps), {'view': 'games', 'reproduced': 'exactly'})}")
     else:
-        text += " No counted game was scored under its record's own rules, so no count is checked against a record."
-    return text
+        row = bases.set_index("basis").loc[counted_on(tables.record_run)]
+        words = "; ".join(f"{BASIS_WORDS[r.basis]} {share(r.exact, r.games)} exactly, {share(r.within_1, r.games)} "
+                          f"within {_points(REPRODUCED_POINTS)}" for r in bases.itertuples())
+        text += (f" Which count reproduces the records (findings_records.csv, as `rulelab validate` compares the "
+                 f"bases), on the {int(row['games']):,} games the players counted: {words}. The records are "
+                 f"counted {BASIS_WORDS[row.name]}, so the agreement with them is measured there: rulelab's count "
+                 f"under the record's own rules names the recorded winner on "
+                 f"{share(agree, counted, {'view': 'games', 'same': 1})}, and reproduces the margin exactly on "
+                 f"{share(exact, len(gaps))}")
+    return text + (f"; the median gap is {_points(gaps['gap'].abs().median())}. Records that stop before the "
+                   "dame are filled or the dead stones removed are where the two part."), bases
+
+
+def _reproduction_by_basis(tables: "ReportTables") -> pd.DataFrame:
+    """Per finish basis of the run and its as-stands companion: the counted games, and how many the
+    count under the record's own rules reproduces exactly and within a point (empty without one)."""
+    if tables.as_stands is None:
+        return pd.DataFrame()
+    records = []
+    for run, gaps in ((tables.run, tables.gaps), (tables.as_stands, tables.as_stands_gaps)):
+        misses = gaps["gap"].abs()
+        records.append({"basis": counted_on(run), "run": run.name, "games": len(gaps),
+                        "exact": int(misses.eq(0).sum()), "within_1": int(misses.le(REPRODUCED_POINTS).sum())})
+    frame = pd.DataFrame(records)
+    return frame.assign(exact_share=frame["exact"] / frame["games"], within_1_share=frame["within_1"] / frame["games"])
 
 
 def model_section(tables: "ReportTables", out: Workspace) -> Section:
@@ -596,8 +656,9 @@ def model_section(tables: "ReportTables", out: Workspace) -> Section:
         Text("Tromp–Taylor and stone scoring have no agreement on dead stones: their rules count the "
              f"stones on the board. Records stop with dead stones on it, so these rulesets are scored {played}. "
              "`rulelab score --playout as-is` scores the board as it stands instead."),
-        Text("Open dame (empty points between the two sides that nobody filled) are counted under "
-             "area scoring as each source counts them, measured against recorded results"
+        Text(f"Every board is counted on {board_words(tables)}. Open dame (empty points between the two "
+             "sides that nobody filled) left on a board are counted under area scoring as each source counts "
+             "them, measured against recorded results"
              + (": for nobody on KGS and wherever the source is unknown, filled alternately on Fox"
                 if has_servers(tables) else "") + f" (dame policy {dame_policies(tables)}). "
              "Territory rules refuse the points that protective moves still owed would fill (J1989 "

@@ -157,7 +157,9 @@ the report's headline is on ``even`` games, each other kind has its section), ``
 ``record_gap = 0`` is the report's games reproduced exactly) and ``winner_common``, the winner
 at the common komi of 7.5. ``SELECT a.ruleset, b.ruleset, count(*), sum((a.winner <> b.winner)::INT)
 FROM compared a JOIN compared b USING (game_id) WHERE a.game_kind = 'even' GROUP BY ALL`` gives
-the report's headline pair rates; without the ``WHERE``, its disagreement table of every kind."""
+the report's headline pair rates, on the run folder the report was built from (its finished
+boards; its ``--as-stands`` run folder gives their sensitivity row); grouped by ``a.game_kind``
+instead, its disagreement table of each kind."""
 
 
 KOMI_GAMES_COLUMNS = frozenset({"game_id", "status", "board_rows", "board_cols", "handicap", "komi", "source",

@@ -49,10 +49,10 @@ def test_help_lists_rulesets_life_methods_and_engines(command, capsys):
 
 
 def test_report_builds_the_report_of_a_run(collection, tmp_path, capsys, monkeypatch):
-    built, finished_runs, seeded = [], [], []
+    built, standing_runs, seeded = [], [], []
     monkeypatch.setattr("rulelab.report.build.build_report",
-                        lambda run, out, finished=None, seed_runs=(): built.append((run, out))
-                        or finished_runs.append(finished) or seeded.append(seed_runs) or out / "index.html")
+                        lambda run, out, as_stands=None, seed_runs=(): built.append((run, out))
+                        or standing_runs.append(as_stands) or seeded.append(seed_runs) or out / "index.html")
     run = tmp_path / "run"
     run.mkdir()
     for table in ("games.parquet", "scores.parquet"):
@@ -61,14 +61,14 @@ def test_report_builds_the_report_of_a_run(collection, tmp_path, capsys, monkeyp
     assert built == [(run, tmp_path / "run-report")]
     assert main(["report", str(run), str(tmp_path / "elsewhere")]) == 0
     assert built[-1] == (run, tmp_path / "elsewhere")
-    finished = tmp_path / "finished"
-    finished.mkdir()
+    standing = tmp_path / "as-stands"
+    standing.mkdir()
     for table in ("games.parquet", "scores.parquet"):
-        (finished / table).touch()
-    assert main(["report", str(run), str(tmp_path / "elsewhere"), "--finished", str(finished)]) == 0
-    assert finished_runs == [None, None, finished]
-    assert main(["report", str(run), str(tmp_path / "elsewhere"), "--seed-runs", str(finished), str(finished)]) == 0
-    assert seeded == [(), (), (), (finished, finished)]
+        (standing / table).touch()
+    assert main(["report", str(run), str(tmp_path / "elsewhere"), "--as-stands", str(standing)]) == 0
+    assert standing_runs == [None, None, standing]
+    assert main(["report", str(run), str(tmp_path / "elsewhere"), "--seed-runs", str(standing), str(standing)]) == 0
+    assert seeded == [(), (), (), (standing, standing)]
     assert capsys.readouterr().out.startswith(f"report: {tmp_path / 'run-report' / 'index.html'}")
 
 
@@ -82,7 +82,8 @@ def test_make_prints_its_stages_and_builds_the_report_with_the_cli():
     for stage in ("==> installing rulelab", "==> scoring", "==> building the report"):
         assert stage in plan
     assert "rulelab report cache/run reports" in plan and "--seed-runs" in plan and "--seed $seed" in plan
-    assert "analyses.counted_on cache/run" in plan and "--finish play" in plan and "--finished" in plan
+    assert "analyses.counted_on cache/run" in plan and "--finish none" in plan and "--as-stands" in plan
+    assert plan.count("--finish play") == 2  # the run and its seed runs: the rates are on finished boards
     assert "pip install -e" in plan and "--quiet -e" not in plan  # pip's own progress shows
     assert "compile_kernels()" in plan  # so that a first run starts at once
 

@@ -5,10 +5,11 @@ import re
 
 import pandas as pd
 import pytest
-from analysis_tables import collection, score_row, write_run
+from analysis_tables import collection, preset_rows, score_row, write_run
 from test_report import FAST, games_with_resignations
 
 from rulelab.analysis.inputs import analysable_games
+from rulelab.errors import InputError
 from rulelab.report.blocks import Section, Text, Workspace
 from rulelab.report.build import build_report, write_section
 from rulelab.report.collection import collection_words
@@ -148,3 +149,53 @@ def test_the_games_view_holds_one_row_per_analysable_game(report):
     sources = rows["source"].map(dict(enumerate(data["game_values"]["source"])))
     assert (sources == rows["game_id"].map(games.drop_duplicates("game_id").set_index("game_id")["source"]
                                            .fillna("unknown"))).all()
+
+
+def runs_on_both_bases(folder) -> tuple:
+    """The constructed collection as KGS records, counted on finished boards and as the boards
+    stand: on the board as it stands g_last_dame has one dame open on White's side (Black's area
+    one point more: Chinese names Black, as Japanese does), so the two bases' rates differ."""
+    games, scores = collection()
+    games["source"] = "kgs"
+    standing = pd.concat([scores[scores["game_id"] != "g_last_dame"], pd.DataFrame(
+        preset_rows("g_last_dame", stones=(40, 35), surrounded=(3, 0), prisoners=(6, 2), dame=1))],
+        ignore_index=True)
+    return (write_run(folder / "finished", games, scores, finish="play"),
+            write_run(folder / "as-stands", games, standing, finish="none"))
+
+
+def test_the_rates_are_on_the_finished_boards_and_as_they_stand_a_sensitivity_row(tmp_path):
+    """Every rate of the findings comes from the run counted on finished boards, the as-stands
+    run's beside it (findings_rates.csv, subset 'as it stands'); a plain query of the compared
+    view gives each basis's pair rates to the last digit, on its own run."""
+    import rulelab
+
+    finished, standing = runs_on_both_bases(tmp_path)
+    text = write_section("findings", finished, tmp_path / "out", as_stands=standing, n_boot=0).read_text()
+    assert "counted on the finished boards" in text and "The board as it stands, a sensitivity row" in text
+    assert unbacked_rates(text, tmp_path / "out") == []
+    rates = pd.read_csv(tmp_path / "out" / "findings_rates.csv")
+    rates = rates[(rates["band"] == "all") & (rates["pair"] != "any") & rates["komi_basis"].isin(["standard", "common"])]
+    parity = pd.read_csv(tmp_path / "out" / "findings_parity.csv")
+    assert sorted(set(parity["basis"])) == ["none", "play"]
+    by_subset = {}
+    for subset, run in (("all", finished), ("as it stands", standing)):
+        mine = rates[rates["subset"] == subset]
+        for basis, winner in (("standard", "winner"), ("common", "winner_common")):
+            expected = mine[mine["komi_basis"] == basis]
+            expected = expected.set_index(expected["pair"].str.replace("–", "-"))
+            with rulelab.connect(run) as con:
+                got = con.sql(f"SELECT a.ruleset || '-' || b.ruleset AS pair, count(*) AS games, "
+                              f"sum((a.{winner} <> b.{winner})::INT) AS disagreements FROM compared a JOIN compared b "
+                              "USING (game_id) WHERE a.game_kind = 'even' AND (a.ruleset, b.ruleset) IN "
+                              "(('chinese', 'japanese'), ('chinese', 'ing'), ('japanese', 'ing')) GROUP BY ALL"
+                              ).df().set_index("pair")
+            pd.testing.assert_frame_equal(got.reindex(expected.index), expected[["games", "disagreements"]],
+                                          check_dtype=False, check_names=False)
+        by_subset[subset] = mine.set_index(["komi_basis", "pair"])["disagreements"]
+    assert by_subset["all"]["standard", "chinese–japanese"] == by_subset["as it stands"]["standard", "chinese–japanese"] + 1
+    summary_section = write_section("summary", finished, tmp_path / "front", as_stands=standing, n_boot=0)
+    summary = pd.read_csv(tmp_path / "front" / "summary.csv")
+    assert summary_section.exists() and summary["as the board stands (sensitivity)"].notna().sum() == 3
+    with pytest.raises(InputError, match="counted on the board as it stands"):
+        write_section("findings", finished, tmp_path / "again", as_stands=finished)

@@ -11,6 +11,7 @@ from analysis_tables import collection, write_run
 
 from rulelab.analysis import compare_published, komi_outcomes
 from rulelab.analysis.diagrams import draw_board, neutral_points, points_that_differ
+from rulelab.analysis.strata import GAME_KINDS
 from rulelab.errors import InputError
 from rulelab.position import board_from_diagram
 from rulelab.report.build import build_report, write_section
@@ -86,7 +87,11 @@ def test_one_part_writes_its_files_and_markdown(run, tmp_path):
     assert path.name == "attribution.md"
     table = pd.read_csv(tmp_path / "attribution.csv")
     assert len(table[table.komi_basis == "standard"]) == 13 and (table.part_unexplained == 0).all()
-    assert "Largest gap between the sum of the parts and the difference: 0 points" in path.read_text()
+    assert "Largest gap between the sum of the parts and the difference, on every kind: 0 points" in path.read_text()
+    kinds = table["game_kind"].tolist()  # even games first, then each other kind in its own rows
+    assert kinds[0] == "even" and "handicap" in kinds and kinds == sorted(kinds, key=GAME_KINDS.index)
+    summary = pd.read_csv(tmp_path / "cause_summary.csv")
+    assert summary["game_kind"].tolist() == sorted(summary["game_kind"], key=GAME_KINDS.index)
     with pytest.raises(InputError, match="report part must be one of"):
         write_section("everything", run, tmp_path)
 
@@ -230,11 +235,13 @@ def test_the_compared_view_gives_the_reports_disagreements(run, basis, winner):
     from rulelab.analysis.divergence import disagreement_matrix
 
     tables = rulelab.analysis.read_run(run)
-    matrix = disagreement_matrix(tables.scores, tables.games, komi_basis=basis)
-    matrix = matrix[matrix["ruleset_a"] < matrix["ruleset_b"]]
-    expected = matrix[["ruleset_a", "ruleset_b", "games", "disagreements"]].sort_values(["ruleset_a", "ruleset_b"])
+    matrix = pd.concat([disagreement_matrix(tables.scores, tables.games, komi_basis=basis, kind=kind)
+                        .assign(game_kind=kind) for kind in GAME_KINDS], ignore_index=True)
+    matrix = matrix[(matrix["ruleset_a"] < matrix["ruleset_b"]) & (matrix["games"] > 0)]
+    keys = ["game_kind", "ruleset_a", "ruleset_b"]
+    expected = matrix[[*keys, "games", "disagreements"]].sort_values(keys)
     with rulelab.connect(run) as con:
-        got = con.sql(f"SELECT a.ruleset AS ruleset_a, b.ruleset AS ruleset_b, count(*) AS games, "
+        got = con.sql(f"SELECT a.game_kind, a.ruleset AS ruleset_a, b.ruleset AS ruleset_b, count(*) AS games, "
                       f"sum((a.{winner} <> b.{winner})::INT) AS disagreements FROM compared a JOIN compared b "
                       "USING (game_id) WHERE a.ruleset < b.ruleset GROUP BY ALL ORDER BY ALL").df()
     assert expected["disagreements"].sum() > 0
