@@ -355,6 +355,9 @@ def _choose(w, nb, zone, dead, colour, ban, chains, kos):
         if _playable(kinds[p]) and _cut_threat(w, nb, p, colour, dead, zone, chains):
             return p
     for p in range(n):
+        if kinds[p] == QUIET and _beside_living(w, nb, p, 3 - colour, dead):
+            return p
+    for p in range(n):
         if kinds[p] == QUIET:
             return p
     for p in range(n):
