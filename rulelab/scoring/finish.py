@@ -23,7 +23,8 @@ side making on its turn the first move of this list it can (points in board orde
    chains share, one of them without two points of its own territory, when the opponent
    could fill it (a fill that threatens to cut must be answered: J1989 Art. 9 commentary);
 5. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
-   threatening nothing;
+   threatening nothing, one beside the opponent's living stones first (the boundary the
+   two sides share; a dame among one's own stones and other dame is the last to fill);
 6. *connect first*: a protective move in its own territory without which a neutral
    point cannot be filled (its chain would keep one liberty there).
 
@@ -353,6 +354,9 @@ def _choose(w, nb, zone, dead, colour, ban, chains, kos):
                 return p
     for p in range(n):
         if _playable(kinds[p]) and _cut_threat(w, nb, p, colour, dead, zone, chains):
+            return p
+    for p in range(n):
+        if kinds[p] == QUIET and _beside_living(w, nb, p, 3 - colour, dead):
             return p
     for p in range(n):
         if kinds[p] == QUIET:
