@@ -32,6 +32,7 @@ from rulelab.classes import (
 )
 from .dame import connect_chains_in_atari, fill_dame
 from .seki import double_ko_seki, eye_in_atari_seki, seki_of, seki_shares
+from .standing import owe_standing_captures
 from .vital import owe_vital_points
 
 
@@ -83,6 +84,7 @@ def classify(b, nb, dead_colour):
         chains = copy_chains(connected_chains)
         fill_dame(filled, nb, dame, owner, owed_here, favoured, chains)
         owe_vital_points(filled, nb, owner, dead_colour, owed_here, favoured, chains)
+        owe_standing_captures(b, filled, nb, dead_colour, owner, owed_here, chains)
         for p in range(n):
             if owed_here[p] == favoured:
                 owed[p] = favoured

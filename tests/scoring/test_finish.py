@@ -20,7 +20,7 @@ def test_the_finisher_plays_the_moves_counted_by_hand(name):
     assert done.sgf() == named.settings["finish"]
     as_is = {r.name: b.margin_before_komi for r, b in zip(PRESETS.values(), score_all(position, life, PRESETS.values()))}
     finished = {r.name: b.margin_before_komi
-                for r, b in zip(PRESETS.values(), score_all(done.position, life, PRESETS.values()))}
+                for r, b in zip(PRESETS.values(), score_all(done.position, done.life, PRESETS.values()))}
     assert as_is == {name: float(v) for name, v in named.pairs("as_is").items()}
     assert finished == named.margins()
 
