@@ -8,8 +8,8 @@ each of its liberties, each a move inside its own territory and so owed:
 
 - a protective stone of the filling on a point a dead stone held (a chain connects
   through it): the dead chain is captured before the connection is made;
-- a living chain left, once the dame are filled, with fewer than two liberties by the
-  dead stones beside it: the dead chain beside it with the fewest liberties is captured.
+- a living chain left, once the dame are filled, no liberty but the points the dead stones
+  beside it hold: the dead chain beside it with the fewest liberties is captured.
 
 Under area rules these stones cost nothing (a move inside one's own area changes no
 count), so only the owed points of territory rules see them.
@@ -89,29 +89,6 @@ def _short_as_it_stands(b, nb, dead_colour):
 
 
 @numba.njit(cache=True)
-def _room_after(filled, nb, dead_colour, chains, q, colour, first, second):
-    """Whether colour's stone on q, the last liberty of its chains beside it, leaves them
-    two liberties with the dead stones standing (``first``, ``second``: two liberties of
-    each chain, by root)."""
-    found = -1
-    for k in range(4):
-        r = q + nb[k]
-        if filled[r] == EMPTY and dead_colour[r] == EMPTY:
-            candidates = (r, -1)
-        elif filled[r] == colour:
-            chain = root(chains.parent, r)
-            candidates = (first[chain], second[chain])
-        else:
-            continue
-        for liberty in candidates:
-            if liberty >= 0 and liberty != q and liberty != found:
-                if found >= 0:
-                    return True
-                found = liberty
-    return False
-
-
-@numba.njit(cache=True)
 def owe_standing_captures(b, filled, nb, dead_colour, owner, owed, chains):
     """Mark owed the liberties of the dead chains that must be captured before the end
     (module docstring), on the board b filled into ``filled``, whose chains are given.
@@ -124,10 +101,9 @@ def owe_standing_captures(b, filled, nb, dead_colour, owner, owed, chains):
     for p in range(n):
         if label[p] >= 0 and filled[p] == 3 - dead_colour[p]:
             captured[label[p]] = True  # a protective stone stands where it stood
-    # Per living chain (by root): two of its liberties with the dead stones standing, and
-    # the dead chain beside it with the fewest liberties.
-    first = np.full(n, -1, np.int64)
-    second = np.full(n, -1, np.int64)
+    # Per living chain (by root): whether it keeps a liberty with the dead stones standing,
+    # and the dead chain beside it with the fewest liberties.
+    free = np.zeros(n, np.bool_)
     beside = np.full(n, -1, np.int64)
     was_short = np.zeros(n, np.bool_)
     for p in range(n):
@@ -143,19 +119,12 @@ def owe_standing_captures(b, filled, nb, dead_colour, owner, owed, chains):
             if dead_colour[q] == 3 - colour:
                 if beside[chain] < 0 or liberties[label[q]] < liberties[beside[chain]]:
                     beside[chain] = label[q]
-            elif first[chain] < 0:
-                first[chain] = q
-            elif first[chain] != q:
-                second[chain] = q
+            else:
+                free[chain] = True
     for p in range(n):
         if (filled[p] == BLACK or filled[p] == WHITE) and root(chains.parent, p) == p:
-            if second[p] < 0 and beside[p] >= 0 and not was_short[p]:
-                last = first[p]
-                if last >= 0 and owner[last] == filled[p] and _room_after(filled, nb, dead_colour, chains, last,
-                                                                         filled[p], first, second):
-                    owed[last] = filled[p]  # a stone on its last liberty protects it
-                else:
-                    captured[beside[p]] = True
+            if not free[p] and beside[p] >= 0 and not was_short[p]:
+                captured[beside[p]] = True
     for chain in range(liberties.size):
         if captured[chain]:
             _owe_capture(filled, nb, dead_colour, owner, label, chain, owed)
