@@ -126,9 +126,9 @@ def score_game(position: Position, rulesets: Sequence[Ruleset] | None = None, *,
     minus the margin under ``verdict``; 0 when nothing moved).
     """
     verdict = verdict or on_board(life_method(life), position.shape).decide(position)
-    position = finished(position, verdict, finish_basis(None, finish)).position
-    plan = _plan(position, list(rulesets or resolve_rulesets(None, None)), record, komi, verdict, classes, cases,
-                 finish)
+    done = finished(position, verdict, finish_basis(None, finish))
+    plan = _plan(done.position, list(rulesets or resolve_rulesets(None, None)), record, komi, done.life, classes,
+                 cases, finish)
     columns = _scored([plan])
     return [dict(zip(columns, values)) for values in zip(*columns.values())]
 
@@ -265,9 +265,9 @@ def _score_batch(rows: list[dict], rulesets: Sequence[Ruleset], life: LifeMethod
             classes = classify_points(position, verdict)
             basis = finish_basis(row["source"], finish, row["result_kind"])
             done = finished(position, verdict, basis, classes)  # the board every ruleset counts
-            counted_classes = classify_points(done.position, verdict) if done.moves else classes
+            counted_classes = classify_points(done.position, done.life) if done.moves else classes
             cases = game_status(position, verdict)  # the rules confirm the board the players left
-            plan = _plan(done.position, counted, record, komi, verdict, counted_classes, cases, basis)
+            plan = _plan(done.position, counted, record, komi, done.life, counted_classes, cases, basis)
             lived = life_row(row["game_id"], verdict, classes, cases, counted, _own_dead(verdict, cases, counted),
                              players_counted=row["result_kind"] in COUNTED_KINDS,
                              finish=done.sgf() if basis == "play" else None,

@@ -17,6 +17,7 @@ The modules, each one job, from the bottom up:
 - :mod:`.chains`: the chains of a filling board and their liberties (union-find);
 - :mod:`.dame`: filling the dame before a territory count, and the owed points;
 - :mod:`.vital`: the vital point a three-point eye owes once the dame are filled;
+- :mod:`.standing`: the captures the dead stones standing call for while the dame are filled;
 - :mod:`.seki`: the seki liberties and the chains in seki;
 - :mod:`.classify`: the kernel giving every point its class (:mod:`rulelab.classes`);
 - :mod:`.point_classes`: :class:`PointClasses` and :func:`classify_points`;

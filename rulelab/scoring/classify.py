@@ -32,6 +32,7 @@ from rulelab.classes import (
 )
 from .dame import connect_chains_in_atari, fill_dame
 from .seki import double_ko_seki, eye_in_atari_seki, seki_of, seki_shares
+from .standing import owe_standing_captures
 from .vital import owe_vital_points
 
 
@@ -55,9 +56,11 @@ def region_owners(b, nb):
 
 
 @numba.njit(cache=True)
-def classify(b, nb, dead_colour):
+def classify(b, nb, dead_colour, settled):
     """Classify every point of padded board b, from which the dead stones (their
-    colours in dead_colour) are removed.
+    colours in dead_colour) are removed; on a settled board (its verdict finished), with
+    the captures the dead stones standing call for owed (:mod:`.standing`: on a board
+    still open they would read a fight as a filling).
 
     Returns the class of each point, the stone-scoring tax of each colour
     (index 1, 2), the per-seki division of shared liberties (pairs, odd points), and
@@ -83,6 +86,8 @@ def classify(b, nb, dead_colour):
         chains = copy_chains(connected_chains)
         fill_dame(filled, nb, dame, owner, owed_here, favoured, chains)
         owe_vital_points(filled, nb, owner, dead_colour, owed_here, favoured, chains)
+        if settled:
+            owe_standing_captures(b, filled, nb, dead_colour, owner, owed_here, chains)
         for p in range(n):
             if owed_here[p] == favoured:
                 owed[p] = favoured
@@ -142,8 +147,9 @@ def _groups(b, nb, owner, in_seki):
 
 
 @numba.njit(cache=True)
-def classify_board(board, dead, remove_dead):
-    """Pad a ``(rows, cols)`` board, classify it, and count: the classes of the board;
+def classify_board(board, dead, remove_dead, settled=True):
+    """Pad a ``(rows, cols)`` board, classify it (``settled``: as :func:`classify` says), and
+    count: the classes of the board;
     in one array, the count of each class followed by dead_black, dead_white,
     dead_in_seki_black, dead_in_seki_white, tax_black, tax_white, seki_pairs and
     seki_odd (the fields of PointClasses); and the stones in seki."""
@@ -160,7 +166,7 @@ def classify_board(board, dead, remove_dead):
                 padded[p] = EMPTY
             else:
                 padded[p] = v
-    flat, tax, shares, flat_seki = classify(padded, neighbour_offsets(cols), dead_colour)
+    flat, tax, shares, flat_seki = classify(padded, neighbour_offsets(cols), dead_colour, settled)
 
     n_classes = len(CLASS_NAMES)
     numbers = np.zeros(n_classes + 8, np.int64)

@@ -12,7 +12,9 @@ side making on its turn the first move of this list it can (points in board orde
    *mend a shortage*: where the opponent's fill of a neutral point would put a living
    chain of its own in atari for good, the fill of that point or a liberty of the chains
    beside it (neutral or in its own territory) that stops it, though nothing is in atari
-   yet (GNU Go's play-outs make them too: Hon-47-4 of the default corpus);
+   yet (GNU Go's play-outs make them too: Hon-47-4 of the default corpus), or a stone on
+   a liberty of a dead chain beside them, whose capture must start in time (J1989 Art.
+   10-1: dead stones stand until the end);
 2. *ko*: the capture of one living lone stone that the other side could take back at
    once (a half-point ko is taken, then connected by 1), unless the record ended by two
    passes: the kos its players left open are the rules' to settle
@@ -35,7 +37,8 @@ the verdict keeps alive but in a ko (a lone stone in atari among dead stones is 
 its owner protects it, inside its territory, Hon-76-2), never fills a neutral
 point that would put a living chain in atari for good, a seki liberty, a point of a seki
 group's regions, a point of a living group's territory other than a protective move of
-that group, nor a point a dead stone held. Every ruleset then counts the finished board
+that group, nor a point a dead stone holds; once captured, the dead chain's points are
+its captor's territory. Every ruleset then counts the finished board
 as it counts any board: a protective stone inside one's territory replaces a point of
 territory (territory scoring pays for it), a filled dame is a stone of its filler (area
 scoring counts it).
@@ -84,14 +87,16 @@ def _zones(classes, dead):
 
 @numba.njit(cache=True)
 def _remove_chain(w, nb, p, zone):
-    """Take the chain at p off w (its points are played no more); how many stones it had."""
+    """Take the chain at p off w; how many stones it had. Its points become the captor's
+    territory, where it may make protective moves: a dead chain stood in it (J1989 Art.
+    10-1), and the point of a ko, the one living stone taken, is opened by the caller."""
     colour = w[p]
     stack = [p]
     w[p] = EMPTY
     removed = 0
     while stack:
         q = stack.pop()
-        zone[q] = 0
+        zone[q] = 3 - colour
         removed += 1
         for k in range(4):
             r = q + nb[k]
@@ -193,11 +198,25 @@ def _beside_living(w, nb, p, colour, dead):
 
 
 @numba.njit(cache=True)
+def _add_liberties_in_zone(w, nb, d, colour, zone, chains, candidates):
+    """Add to candidates the liberties of the chain at d inside colour's territory: the
+    moves that start capturing a dead chain standing where colour's chains need room."""
+    chain = root(chains.parent, d)
+    for s in range(w.size):
+        if w[s] == w[d] and root(chains.parent, s) == chain:
+            for k in range(4):
+                q = s + nb[k]
+                if w[q] == EMPTY and zone[q] == colour and q not in candidates:
+                    candidates.append(q)
+
+
+@numba.njit(cache=True)
 def _shortage_guard(w, nb, p, colour, dead, zone, chains):
     """colour's move that stops the opponent's fill of the neutral point p from leaving
     colour's living chains beside it in atari for good (a shortage of liberties, not yet
     an atari, that must be mended before the fill: J1989 Art. 9 commentary, Hon-47-4):
-    p itself, or a liberty of those chains, neutral or in colour's territory; -1 if none."""
+    p itself, a liberty of those chains, neutral or in colour's territory, or a liberty of
+    a dead chain beside them, which must be captured first (:mod:`.standing`); -1 if none."""
     n = w.size
     beside = np.zeros(n, np.bool_)
     for k in range(4):
@@ -211,6 +230,8 @@ def _shortage_guard(w, nb, p, colour, dead, zone, chains):
                 q = s + nb[k]
                 if w[q] == EMPTY and q != p and (zone[q] == colour or zone[q] == 3) and q not in candidates:
                     candidates.append(q)
+                elif w[q] == 3 - colour and dead[q]:
+                    _add_liberties_in_zone(w, nb, q, colour, zone, chains, candidates)
     for q in candidates:
         if zone[q] == 3:
             if not _playable(_fill_kind(w, nb, q, colour, dead, zone, chains)):
@@ -421,6 +442,9 @@ class Finish:
     moves: tuple[tuple[int, int, int], ...]
     """The moves added, ``(colour, row, col)`` in order, ``row == col == -1`` a pass (the
     two passes that end the game left out)."""
+    life: Life
+    """The verdict on the finished position: its dead stones still standing (a protective
+    stone played where a captured dead stone stood is no dead stone)."""
 
     def sgf(self) -> str:
         """The moves as SGF nodes (``;B[dc];W[];B[ee]``), to append to the record."""
@@ -431,13 +455,14 @@ class Finish:
 def finished(position: Position, life: Life, basis: str, classes: PointClasses | None = None) -> Finish:
     """``position`` on the counting ``basis`` (:data:`rulelab.rules.FINISH_BASES`): played to
     its end (``'play'``), or as it stands (``'none'``, no move added)."""
-    return finish_position(position, life, classes) if basis == "play" else Finish(position, ())
+    return finish_position(position, life, classes) if basis == "play" else Finish(position, (), life)
 
 
 def margin_on(position: Position, life: Life, ruleset, basis: str) -> float:
     """The margin of ``position`` under ``life`` and ``ruleset`` (a :class:`~rulelab.rules.Ruleset`)
     counted on ``basis`` (:func:`finished`)."""
-    return score_all(finished(position, life, basis).position, life, [ruleset])[0].margin
+    done = finished(position, life, basis)
+    return score_all(done.position, done.life, [ruleset])[0].margin
 
 
 def finish_position(position: Position, life: Life, classes: PointClasses | None = None) -> Finish:
@@ -467,11 +492,11 @@ def finish_position(position: Position, life: Life, classes: PointClasses | None
                   for p, colour in zip(points[:end], colours[:end]))
     played = [colour for colour, r, _ in moves if r >= 0]
     if not played:
-        return Finish(position, ())
+        return Finish(position, (), life)
     done = replace(position, board=finished,
                    captured_black=position.captured_black + int(lost[BLACK]),
                    captured_white=position.captured_white + int(lost[WHITE]),
                    placed_black=position.placed_black + played.count(BLACK),
                    placed_white=position.placed_white + played.count(WHITE),
                    to_move=3 - int(colours[-1]), last_placer=played[-1], ko_point=None)
-    return Finish(done, moves)
+    return Finish(done, moves, replace(life, dead=life.dead & (finished == board)))

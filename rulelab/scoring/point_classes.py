@@ -85,7 +85,7 @@ def classify_points(position: Position, life: Life, remove_dead: bool = True) ->
 def point_classes_of(life: Life, board: np.ndarray, remove_dead: bool) -> PointClasses:
     """:func:`classify_points` of a board :func:`checked_board` returned."""
     dead = life.dead.astype(bool, copy=False)
-    classes, numbers, seki = classify_board(board, dead, remove_dead)
+    classes, numbers, seki = classify_board(board, dead, remove_dead, bool(life.finished))
     counts, rest = numbers[: len(CLASS_NAMES)].tolist(), numbers[len(CLASS_NAMES) :].tolist()
     return PointClasses(classes, seki, tuple(counts), *rest)
 

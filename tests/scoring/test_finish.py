@@ -20,7 +20,7 @@ def test_the_finisher_plays_the_moves_counted_by_hand(name):
     assert done.sgf() == named.settings["finish"]
     as_is = {r.name: b.margin_before_komi for r, b in zip(PRESETS.values(), score_all(position, life, PRESETS.values()))}
     finished = {r.name: b.margin_before_komi
-                for r, b in zip(PRESETS.values(), score_all(done.position, life, PRESETS.values()))}
+                for r, b in zip(PRESETS.values(), score_all(done.position, done.life, PRESETS.values()))}
     assert as_is == {name: float(v) for name, v in named.pairs("as_is").items()}
     assert finished == named.margins()
 
@@ -70,3 +70,11 @@ def test_a_shortage_of_liberties_is_mended_before_the_dame_are_filled():
         X X . . O .
     """, to_move=1)
     assert finish_position(position, Life.all_alive(position.board)).sgf() == ";B[af];W[ca];B[cg]"
+
+
+def test_a_protective_stone_where_a_captured_dead_stone_stood_is_no_dead_stone():
+    named = NAMED["dead_stone_on_the_connection_played_out"]
+    position, life = named.position(), named.life()
+    done = finish_position(position, life)
+    assert done.position.board[1, 0] == 1 and life.dead[1, 0]  # Black's connection, where o stood
+    assert not done.life.dead.any()

@@ -340,6 +340,32 @@ def test_chain_that_can_connect_through_its_territory_is_not_in_seki_and_owes_th
     assert (japanese.black_territory, japanese.white_territory) == (2, 7)
 
 
+def test_a_dead_stone_standing_on_a_connection_is_captured_first_and_both_moves_are_owed():
+    # Lifting the dead stone first owed only the connection (1,0): J1989 -1 would be 0.
+    position, life = DIAGRAMS["dead_stone_on_the_connection"]
+    classes = classify_points(position, life).classes
+    assert np.argwhere(classes == OWED_B).tolist() == [[0, 0], [1, 0]]
+    assert (classes == OWED_W).sum() == 0
+    japanese = score_position(position, life, "japanese")
+    assert (japanese.black_owed, japanese.black_territory, japanese.margin_before_komi) == (2, 6, -1)
+
+
+def test_a_dead_chain_that_shortens_a_chain_once_the_dame_are_filled_owes_its_capture():
+    # With the dead chain lifted the filled chain keeps two liberties and owes nothing.
+    position, life = DIAGRAMS["dead_chain_with_two_liberties_on_the_connection"]
+    classes = classify_points(position, life).classes
+    assert np.argwhere(classes == OWED_B).tolist() == [[0, 0], [0, 1]]
+    assert score_position(position, life, "japanese").margin_before_komi == -3
+
+
+def test_a_chain_in_atari_among_dead_stones_as_the_board_stands_is_left_to_the_verdict():
+    # (2,5) is short of liberties before any dame is filled: confirmation's business
+    # (life_confirmable), as the count of the board as it stands always left it.
+    named = named_positions("finish")["lone_stone_among_dead_stones_is_no_ko"]
+    classes = classify_points(named.position(), named.life()).classes
+    assert not np.isin(classes, [OWED_B, OWED_W]).any()
+
+
 def test_a_dame_whose_fill_leaves_live_stones_in_atari_with_no_escape_is_a_seki_liberty():
     position, life = DIAGRAMS["seki_by_unescapable_atari"]
     classes = classify_points(position, life).classes
