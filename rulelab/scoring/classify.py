@@ -7,8 +7,9 @@ regions. The dame are filled twice (:mod:`.dame`), each time favouring one colou
 then the vital points of three-point eyes left with no other liberty are owed
 (:mod:`.vital`), and the seki liberties are those both fillings leave (:mod:`.seki`).
 The chains touching them are in seki, as are those of a double-ko seki and of an eye
-in atari; a group with a chain in seki is in seki, and the points of all its regions
-are *seki points*. Every other neutral point is *open dame*.
+in atari. The *seki points* are the eye regions those chains border, and every region
+of stones that live only through them; a group living on its own keeps its territory
+even where it also touches a seki eye. Every other neutral point is *open dame*.
 """
 
 from __future__ import annotations
@@ -116,28 +117,59 @@ def classify(b, nb, dead_colour):
 
 @numba.njit(cache=True)
 def _groups(b, nb, owner, in_seki):
-    """Per colour, groups are chains joined through the colour's own regions. Returns
-    the stone-scoring tax of each colour (index 1 and 2: two eye points of a group that
-    lives on its own, every eye point of a group in seki, which it can never fill) and
-    the points of the regions of groups with a chain in seki."""
+    """The seki eyes and the stone-scoring tax of each colour.
+
+    Only the eyes of stones that live on their own are territory (J1989 Art. 8
+    commentary): an eye region is a seki eye when a chain in seki borders it, or when
+    the stones it joins outside the seki live only through the seki eyes, enclosing
+    fewer than two regions no seki chain borders. A group that lives on its own keeps
+    its territory even where it touches a seki eye. Returns the tax of each colour
+    (index 1 and 2: every seki eye point, which a seki group can never fill, and two eye
+    points of each group living on its own) and the seki eye points."""
     n = b.size
     tax = np.zeros(3, np.int64)
     seki_region = np.zeros(n, np.bool_)
     for colour in (BLACK, WHITE):
         eyes = owner == colour
-        group, count = label_components(nb[1], (b == colour) | eyes, (b == colour) | eyes)
-        eye_points = np.zeros(count, np.int64)
-        group_in_seki = np.zeros(count, np.bool_)
+        region, regions = label_components(nb[1], eyes, eyes)
+        seki_eye = np.zeros(regions, np.bool_)
         for p in range(n):
+            if b[p] == colour and in_seki[p]:
+                for k in range(4):
+                    if eyes[p + nb[k]]:
+                        seki_eye[region[p + nb[k]]] = True
+        # the colour's stones outside the seki, joined through the regions it leaves
+        free = (b == colour) & ~in_seki
+        for p in range(n):
+            if eyes[p] and not seki_eye[region[p]]:
+                free[p] = True
+        group, groups = label_components(nb[1], free, free)
+        eye_points = np.zeros(groups, np.int64)
+        eye_regions = np.zeros(groups, np.int64)
+        touches_seki = np.zeros(groups, np.bool_)
+        seen = np.zeros(regions, np.bool_)
+        for p in range(n):
+            g = group[p]
+            if g < 0:
+                continue
             if eyes[p]:
-                eye_points[group[p]] += 1
-            elif group[p] >= 0 and in_seki[p]:
-                group_in_seki[group[p]] = True
-        for g in range(count):
-            tax[colour] += eye_points[g] if group_in_seki[g] else min(eye_points[g], 2)
+                eye_points[g] += 1
+                if not seen[region[p]]:
+                    seen[region[p]] = True
+                    eye_regions[g] += 1
+            else:
+                for k in range(4):
+                    q = p + nb[k]
+                    if eyes[q] and seki_eye[region[q]]:
+                        touches_seki[g] = True
+        in_seki_only = touches_seki & (eye_regions < 2)
         for p in range(n):
-            if eyes[p] and group_in_seki[group[p]]:
+            if eyes[p] and (seki_eye[region[p]] or in_seki_only[group[p]]):
                 seki_region[p] = True
+                tax[colour] += 1
+        for g in range(groups):
+            if not in_seki_only[g]:
+                tax[colour] += min(eye_points[g], 2)
     return tax, seki_region
 
 

@@ -318,6 +318,14 @@ def test_seki_spreads_to_every_eye_of_the_group():
     assert (classes == TERRITORY_B).sum() == 4  # the outer Black wall is not in seki
 
 
+def test_a_group_living_on_its_own_keeps_its_territory_beside_a_seki_eye():
+    position, life = DIAGRAMS["living_group_beside_a_seki_eye"]
+    classes = classify_points(position, life).classes
+    assert classes[0, 0] == SEKI_POINT_W
+    assert classes[3, 0] == classes[5, 0] == TERRITORY_W
+    assert score_position(position, life, "japanese").white_territory == 2
+
+
 def test_open_dame_between_two_live_groups_is_not_seki():
     # Either side can fill each dame safely, although playouts on a record that stops
     # with the dame open may leave both walls touching them.
