@@ -36,6 +36,11 @@ from .seki import double_ko_seki, eye_in_atari_seki, seki_of, seki_shares
 from .vital import owe_vital_points
 
 
+NAKADE_MAX = 6
+"""Points of the largest eye space a single move inside can kill (the rabbity six): an
+empty region of more points makes two eyes on its own."""
+
+
 @numba.njit(cache=True)
 def region_owners(b, nb):
     """Per empty point, the colour bits of the stones bordering its empty region."""
@@ -121,17 +126,22 @@ def _groups(b, nb, owner, in_seki):
 
     Only the eyes of stones that live on their own are territory (J1989 Art. 8
     commentary): an eye region is a seki eye when a chain in seki borders it, or when
-    the stones it joins outside the seki live only through the seki eyes, enclosing
-    fewer than two regions no seki chain borders. A group that lives on its own keeps
-    its territory even where it touches a seki eye. Returns the tax of each colour
-    (index 1 and 2: every seki eye point, which a seki group can never fill, and two eye
-    points of each group living on its own) and the seki eye points."""
+    the stones it joins outside the seki live only through the seki eyes: they enclose
+    neither two regions no seki chain borders nor one of more than :data:`NAKADE_MAX`
+    points. A group that lives on its own keeps its territory even where it touches a
+    seki eye. Returns the tax of each colour (index 1 and 2: every seki eye point,
+    which a seki group can never fill, and two eye points of each group living on its
+    own) and the seki eye points."""
     n = b.size
     tax = np.zeros(3, np.int64)
     seki_region = np.zeros(n, np.bool_)
     for colour in (BLACK, WHITE):
         eyes = owner == colour
         region, regions = label_components(nb[1], eyes, eyes)
+        size = np.zeros(regions, np.int64)
+        for p in range(n):
+            if eyes[p]:
+                size[region[p]] += 1
         seki_eye = np.zeros(regions, np.bool_)
         for p in range(n):
             if b[p] == colour and in_seki[p]:
@@ -145,7 +155,7 @@ def _groups(b, nb, owner, in_seki):
                 free[p] = True
         group, groups = label_components(nb[1], free, free)
         eye_points = np.zeros(groups, np.int64)
-        eye_regions = np.zeros(groups, np.int64)
+        eyes_made = np.zeros(groups, np.int64)  # a region past NAKADE_MAX makes two
         touches_seki = np.zeros(groups, np.bool_)
         seen = np.zeros(regions, np.bool_)
         for p in range(n):
@@ -156,13 +166,13 @@ def _groups(b, nb, owner, in_seki):
                 eye_points[g] += 1
                 if not seen[region[p]]:
                     seen[region[p]] = True
-                    eye_regions[g] += 1
+                    eyes_made[g] += 1 if size[region[p]] <= NAKADE_MAX else 2
             else:
                 for k in range(4):
                     q = p + nb[k]
                     if eyes[q] and seki_eye[region[q]]:
                         touches_seki[g] = True
-        in_seki_only = touches_seki & (eye_regions < 2)
+        in_seki_only = touches_seki & (eyes_made < 2)
         for p in range(n):
             if eyes[p] and (seki_eye[region[p]] or in_seki_only[group[p]]):
                 seki_region[p] = True

@@ -326,6 +326,21 @@ def test_a_group_living_on_its_own_keeps_its_territory_beside_a_seki_eye():
     assert score_position(position, life, "japanese").white_territory == 2
 
 
+def test_one_region_too_big_to_kill_lets_a_group_live_on_its_own_beside_a_seki_eye():
+    position, life = diagram("""
+        . O . X . X O
+        O X X X X X O
+        O O O O O O O
+        . . . . . . .
+        O O O O O O O
+        X X X X X X X
+        . . . . . . .
+    """)
+    classes = classify_points(position, life).classes
+    assert classes[0, 0] == SEKI_POINT_W
+    assert (classes[3] == TERRITORY_W).all()  # seven points: more than any nakade
+
+
 def test_open_dame_between_two_live_groups_is_not_seki():
     # Either side can fill each dame safely, although playouts on a record that stops
     # with the dame open may leave both walls touching them.
