@@ -302,14 +302,21 @@ def classify(board, dead, remove_dead):
     tax, seki_region = {}, np.zeros(b.shape, bool)
     for colour in (BLACK, WHITE):
         eyes = owner == colour
-        groups, count = ndimage.label((b == colour) | eyes, CROSS)
+        regions, count = ndimage.label(eyes, CROSS)
+        beside_seki = ndimage.binary_dilation((b == colour) & in_seki, CROSS)
+        seki_eyes = np.isin(regions, np.unique(regions[eyes & beside_seki])) & eyes
         tax[colour] = 0
+        groups, count = ndimage.label(((b == colour) & ~in_seki) | (eyes & ~seki_eyes), CROSS)
+        lives_through_seki = np.zeros(b.shape, bool)
         for g in range(1, count + 1):
             group = groups == g
-            eye_points, seki_group = int((group & eyes).sum()), (group & ~eyes & in_seki).any()
-            tax[colour] += eye_points if seki_group else min(eye_points, 2)  # a seki group fills none
-            if seki_group:
-                seki_region |= group & eyes
+            room = sum(1 if (regions == k).sum() <= 6 else 2 for k in np.unique(regions[group & eyes]))
+            if room < 2 and (ndimage.binary_dilation(group & ~eyes, CROSS) & seki_eyes).any():
+                lives_through_seki |= group & eyes
+            else:
+                tax[colour] += min(int((group & eyes).sum()), 2)
+        seki_region |= seki_eyes | lives_through_seki
+        tax[colour] += int((seki_eyes | lives_through_seki).sum())  # a seki group fills none
 
     classes = np.full(b.shape, OPEN_DAME, np.int8)
     for p in points(b):
