@@ -18,10 +18,12 @@ from rulelab.position import BLACK, EMPTY, WHITE
 from rulelab.scoring import (
     OPEN_DAME,
     OWED_B,
+    OWED_W,
     SEKI_DAME,
     SEKI_POINT_B,
     SEKI_POINT_W,
     TERRITORY_B,
+    TERRITORY_W,
 )
 
 NEUTRAL = BLACK | WHITE
@@ -299,7 +301,7 @@ def classify(board, dead, remove_dead):
         in_seki &= stones
     in_seki |= eye_in_atari_seki(b)
 
-    tax, seki_region = {}, np.zeros(b.shape, bool)
+    tax, seki_region, whole_group = {}, np.zeros(b.shape, bool), np.zeros(b.shape, bool)
     for colour in (BLACK, WHITE):
         eyes = owner == colour
         regions, count = ndimage.label(eyes, CROSS)
@@ -317,6 +319,8 @@ def classify(board, dead, remove_dead):
                 tax[colour] += min(int((group & eyes).sum()), 2)
         seki_region |= seki_eyes | lives_through_seki
         tax[colour] += int((seki_eyes | lives_through_seki).sum())  # a seki group fills none
+        wholes, count = ndimage.label((b == colour) | eyes, CROSS)  # the whole-group reading
+        whole_group |= eyes & np.isin(wholes, np.unique(wholes[(b == colour) & in_seki]))
 
     classes = np.full(b.shape, OPEN_DAME, np.int8)
     for p in points(b):
@@ -336,4 +340,7 @@ def classify(board, dead, remove_dead):
     numbers += [int(np.isin(in_a_seki[dead_colour[removed] == c], (SEKI_POINT_B, SEKI_POINT_W, SEKI_DAME)).sum())
                 for c in (BLACK, WHITE)]
     numbers += [tax[BLACK], tax[WHITE], sum(n // 2 for n in per_seki), sum(n % 2 for n in per_seki)]
+    group_only = whole_group & ~seki_region
+    numbers += [int((group_only & (classes == k)).sum()) for k in (TERRITORY_B, TERRITORY_W, OWED_B, OWED_W)]
+    numbers += [int((group_only & (dead_colour == c)).sum()) for c in (BLACK, WHITE)]
     return classes, np.array(numbers, np.int64)

@@ -66,8 +66,9 @@ def classify(b, nb, dead_colour):
     colours in dead_colour) are removed.
 
     Returns the class of each point, the stone-scoring tax of each colour
-    (index 1, 2), the per-seki division of shared liberties (pairs, odd points), and
-    the stones in seki (of chains touching a seki liberty on both filled boards).
+    (index 1, 2), the per-seki division of shared liberties (pairs, odd points), the
+    stones in seki (of chains touching a seki liberty on both filled boards), and the
+    eye points that are seki points under the whole-group reading only (:func:`_groups`).
     """
     n = b.size
     owner = region_owners(b, nb)
@@ -97,7 +98,7 @@ def classify(b, nb, dead_colour):
         in_seki &= stones
     in_seki |= double_ko_seki(b, nb) | eye_in_atari_seki(b, nb)
 
-    tax, seki_region = _groups(b, nb, owner, in_seki)
+    tax, seki_region, group_seki = _groups(b, nb, owner, in_seki)
     classes = np.empty(n, np.int8)
     for p in range(n):
         v = b[p]
@@ -117,7 +118,8 @@ def classify(b, nb, dead_colour):
         else:
             classes[p] = OPEN_DAME
 
-    return classes, tax, seki_shares(in_seki, seki_liberty, nb), in_seki & ((b == BLACK) | (b == WHITE))
+    return (classes, tax, seki_shares(in_seki, seki_liberty, nb), in_seki & ((b == BLACK) | (b == WHITE)),
+            group_seki)
 
 
 @numba.njit(cache=True)
@@ -131,10 +133,13 @@ def _groups(b, nb, owner, in_seki):
     points. A group that lives on its own keeps its territory even where it touches a
     seki eye. Returns the tax of each colour (index 1 and 2: every seki eye point,
     which a seki group can never fill, and two eye points of each group living on its
-    own) and the seki eye points."""
+    own), the seki eye points, and the eye points that are seki points only under the
+    whole-group reading, a server's convention (``Ruleset.seki_points='groups'``): every
+    eye of the stones joined through their own eyes to a chain in seki."""
     n = b.size
     tax = np.zeros(3, np.int64)
     seki_region = np.zeros(n, np.bool_)
+    group_seki = np.zeros(n, np.bool_)
     for colour in (BLACK, WHITE):
         eyes = owner == colour
         region, regions = label_components(nb[1], eyes, eyes)
@@ -180,7 +185,16 @@ def _groups(b, nb, owner, in_seki):
         for g in range(groups):
             if not in_seki_only[g]:
                 tax[colour] += min(eye_points[g], 2)
-    return tax, seki_region
+        joined = (b == colour) | eyes
+        whole, wholes = label_components(nb[1], joined, joined)
+        whole_in_seki = np.zeros(wholes, np.bool_)
+        for p in range(n):
+            if b[p] == colour and in_seki[p]:
+                whole_in_seki[whole[p]] = True
+        for p in range(n):
+            if eyes[p] and whole_in_seki[whole[p]] and not seki_region[p]:
+                group_seki[p] = True
+    return tax, seki_region, group_seki
 
 
 @numba.njit(cache=True)
@@ -188,7 +202,9 @@ def classify_board(board, dead, remove_dead):
     """Pad a ``(rows, cols)`` board, classify it, and count: the classes of the board;
     in one array, the count of each class followed by dead_black, dead_white,
     dead_in_seki_black, dead_in_seki_white, tax_black, tax_white, seki_pairs and
-    seki_odd (the fields of PointClasses); and the stones in seki."""
+    seki_odd, then the territory_b, territory_w, owed_b, owed_w, dead_black and
+    dead_white points the whole-group reading makes seki points (the fields of
+    PointClasses); and the stones in seki."""
     rows, cols = board.shape
     stride = cols + 2
     padded = np.full((rows + 2) * stride, WALL, np.int8)
@@ -202,10 +218,10 @@ def classify_board(board, dead, remove_dead):
                 padded[p] = EMPTY
             else:
                 padded[p] = v
-    flat, tax, shares, flat_seki = classify(padded, neighbour_offsets(cols), dead_colour)
+    flat, tax, shares, flat_seki, group_seki = classify(padded, neighbour_offsets(cols), dead_colour)
 
     n_classes = len(CLASS_NAMES)
-    numbers = np.zeros(n_classes + 8, np.int64)
+    numbers = np.zeros(n_classes + 14, np.int64)
     classes = np.empty((rows, cols), np.int8)
     seki = np.zeros((rows, cols), np.bool_)
     for r in range(rows):
@@ -220,6 +236,10 @@ def classify_board(board, dead, remove_dead):
                 numbers[n_classes + colour - 1] += 1  # dead_black, dead_white
                 if k == SEKI_POINT_B or k == SEKI_POINT_W or k == SEKI_DAME:
                     numbers[n_classes + colour + 1] += 1  # dead_in_seki_black, _white
+            if group_seki[p]:  # territory or owed, never a seki point already
+                numbers[n_classes + (8 + k - TERRITORY_B if k < OWED_B else 10 + k - OWED_B)] += 1
+                if colour != EMPTY:
+                    numbers[n_classes + 11 + colour] += 1  # dead_black, dead_white
     numbers[n_classes + 4] = tax[BLACK]
     numbers[n_classes + 5] = tax[WHITE]
     numbers[n_classes + 6] = shares[0]

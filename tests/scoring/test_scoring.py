@@ -326,6 +326,19 @@ def test_a_group_living_on_its_own_keeps_its_territory_beside_a_seki_eye():
     assert score_position(position, life, "japanese").white_territory == 2
 
 
+def test_the_whole_group_reading_of_seki_takes_the_living_groups_territory_too():
+    # KGS's count (Ruleset.seki_points='groups'): every eye of the wall joined to the seki
+    # stone (0,1) through the shared eye (0,0) is a seki point.
+    position, life = DIAGRAMS["living_group_beside_a_seki_eye"]
+    by_chains, by_groups = score_all(position, life, ["japanese", get_ruleset("japanese", seki_points="groups")])
+    assert (by_chains.white_territory, by_chains.white_seki_points) == (2, 1)
+    assert (by_groups.white_territory, by_groups.white_seki_points) == (0, 3)
+    assert (by_chains.margin_before_komi, by_groups.margin_before_komi) == (6, 8)
+    assert by_groups.black_territory == by_chains.black_territory == 8
+    chinese = score_all(position, life, ["chinese", get_ruleset("chinese", seki_points="groups")])
+    assert chinese[0].margin_before_komi == chinese[1].margin_before_komi == 5  # area counts seki eyes alike
+
+
 def test_one_region_too_big_to_kill_lets_a_group_live_on_its_own_beside_a_seki_eye():
     position, life = diagram("""
         . O . X . X O
