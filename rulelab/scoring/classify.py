@@ -9,7 +9,10 @@ then the vital points of three-point eyes left with no other liberty are owed
 The chains touching them are in seki, as are those of a double-ko seki and of an eye
 in atari. The *seki points* are the eye regions those chains border, and every region
 of stones that live only through them; a group living on its own keeps its territory
-even where it also touches a seki eye. Every other neutral point is *open dame*.
+even where it also touches a seki eye. Every other neutral point is *open dame*. The
+eye points that only the whole-group reading of seki makes seki points (every eye of a
+group with a chain in seki, a server's count: ``Ruleset.seki_points='groups'``) keep
+their class and are counted apart, for the tally to move.
 """
 
 from __future__ import annotations

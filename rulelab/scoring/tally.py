@@ -7,7 +7,9 @@ neutral points then left, seki liberties and open dame, are shared as
 1988 Art. 9), 'pairs' shares the seki liberties per seki (per connected group of seki
 chains and their shared liberties), 'nobody' none. Dead stones on seki
 points or seki liberties are *dead in seki*: territory scoring leaves them on the
-board and gives no prisoner for them.
+board and gives no prisoner for them. A ruleset that reads seki by whole groups
+(``Ruleset.seki_points='groups'``, KGS's count) counts the eye points only that reading
+makes seki points as seki points, and the dead stones on them as dead in seki.
 """
 
 from __future__ import annotations
