@@ -31,6 +31,7 @@ CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "tie_break": ("draw", "black"),
         "shared_points": ("nobody", "split", "pairs"),
         "dame_policy": ("none", "alternate"),
+        "seki_points": ("chains", "groups"),
     }
 )
 """The allowed values of each categorical setting."""
@@ -98,6 +99,12 @@ class Ruleset:
     """How area scoring counts open dame: 'none', for nobody; 'alternate', filled
     alternately starting with the player to move. No rules text says; it is how a
     source's records leave their dame (:data:`DAME_POLICY_BY_SOURCE`)."""
+    seki_points: str = "chains"
+    """Which eye points are seki points: 'chains', the text's reading (J1989 Art. 8
+    commentary), the eye regions the chains in seki border and those of stones living
+    only through them, a group living on its own keeping its territory; 'groups', every
+    eye of the stones joined through their own eyes to a chain in seki, as KGS counts
+    (:data:`COUNTING_BY_SOURCE`)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -484,10 +491,14 @@ RULES_BY_SOURCE: Mapping[str, str] = MappingProxyType({"tygem": "korean"})
 """The rules of servers whose records name none."""
 
 COUNTING_BY_SOURCE: Mapping[tuple[str, str], Mapping[str, object]] = MappingProxyType(
-    {("tygem", "korean"): MappingProxyType({"refuse_owed": False})}
+    {("tygem", "korean"): MappingProxyType({"refuse_owed": False}),
+     ("kgs", "japanese"): MappingProxyType({"seki_points": "groups"})}
 )
 """How a server counts under a rules name, where that differs from the preset: Tygem's
-count is a plain count of the board, with no points refused for protective moves."""
+count is a plain count of the board, with no points refused for protective moves; KGS's
+Japanese count gives no territory to any eye of the stones joined through their own eyes
+to a chain in seki (``seki_points='groups'``; its recorded results of kgs-dev's
+2001-07-01-2 and 2003-11-20-1, docs/RULES.md)."""
 
 DAME_POLICY_BY_SOURCE: Mapping[str, str] = MappingProxyType({"fox": "alternate"})
 """How the records of a source leave their open dame to every ruleset that counts them,
@@ -573,6 +584,8 @@ def server_ruleset(rules: str | None, source: str | None,
     'alternate'
     >>> server_ruleset(None, "kgs", assumed="japanese").name
     'japanese'
+    >>> server_ruleset("japanese", "kgs").seki_points, server_ruleset("japanese", None).seki_points
+    ('groups', 'chains')
     >>> server_ruleset(None, "kgs") is None
     True
     """

@@ -18,10 +18,12 @@ from rulelab.position import BLACK, EMPTY, WHITE
 from rulelab.scoring import (
     OPEN_DAME,
     OWED_B,
+    OWED_W,
     SEKI_DAME,
     SEKI_POINT_B,
     SEKI_POINT_W,
     TERRITORY_B,
+    TERRITORY_W,
 )
 
 NEUTRAL = BLACK | WHITE
@@ -299,17 +301,26 @@ def classify(board, dead, remove_dead):
         in_seki &= stones
     in_seki |= eye_in_atari_seki(b)
 
-    tax, seki_region = {}, np.zeros(b.shape, bool)
+    tax, seki_region, whole_group = {}, np.zeros(b.shape, bool), np.zeros(b.shape, bool)
     for colour in (BLACK, WHITE):
         eyes = owner == colour
-        groups, count = ndimage.label((b == colour) | eyes, CROSS)
+        regions, count = ndimage.label(eyes, CROSS)
+        beside_seki = ndimage.binary_dilation((b == colour) & in_seki, CROSS)
+        seki_eyes = np.isin(regions, np.unique(regions[eyes & beside_seki])) & eyes
         tax[colour] = 0
+        groups, count = ndimage.label(((b == colour) & ~in_seki) | (eyes & ~seki_eyes), CROSS)
+        lives_through_seki = np.zeros(b.shape, bool)
         for g in range(1, count + 1):
             group = groups == g
-            eye_points, seki_group = int((group & eyes).sum()), (group & ~eyes & in_seki).any()
-            tax[colour] += eye_points if seki_group else min(eye_points, 2)  # a seki group fills none
-            if seki_group:
-                seki_region |= group & eyes
+            room = sum(1 if (regions == k).sum() <= 6 else 2 for k in np.unique(regions[group & eyes]))
+            if room < 2 and (ndimage.binary_dilation(group & ~eyes, CROSS) & seki_eyes).any():
+                lives_through_seki |= group & eyes
+            else:
+                tax[colour] += min(int((group & eyes).sum()), 2)
+        seki_region |= seki_eyes | lives_through_seki
+        tax[colour] += int((seki_eyes | lives_through_seki).sum())  # a seki group fills none
+        wholes, count = ndimage.label((b == colour) | eyes, CROSS)  # the whole-group reading
+        whole_group |= eyes & np.isin(wholes, np.unique(wholes[(b == colour) & in_seki]))
 
     classes = np.full(b.shape, OPEN_DAME, np.int8)
     for p in points(b):
@@ -329,4 +340,7 @@ def classify(board, dead, remove_dead):
     numbers += [int(np.isin(in_a_seki[dead_colour[removed] == c], (SEKI_POINT_B, SEKI_POINT_W, SEKI_DAME)).sum())
                 for c in (BLACK, WHITE)]
     numbers += [tax[BLACK], tax[WHITE], sum(n // 2 for n in per_seki), sum(n % 2 for n in per_seki)]
+    group_only = whole_group & ~seki_region
+    numbers += [int((group_only & (classes == k)).sum()) for k in (TERRITORY_B, TERRITORY_W, OWED_B, OWED_W)]
+    numbers += [int((group_only & (dead_colour == c)).sum()) for c in (BLACK, WHITE)]
     return classes, np.array(numbers, np.int64)

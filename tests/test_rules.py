@@ -13,26 +13,26 @@ from rulelab.rules import (CHOICES, PRESETS, Ruleset, get_ruleset, replay_rules,
 # the Ruleset dataclass, so a new setting cannot go untabled.
 COLUMNS = ("scoring", "seki_tax", "handicap_bonus", "suicide", "ko", "tie_break", "komi",
            "remove_dead", "agreement", "pass_stones", "shared_points", "refuse_owed", "handicap_komi", "era_komi",
-           "dame_policy")
+           "dame_policy", "seki_points")
 PRESET_TABLE = {
     "chinese": ("area", "none", "N", "none", "positional", "draw", 7.5, True, True, False, "split", False,
-                0.0, ((2002, 5.5),), "none"),
+                0.0, ((2002, 5.5),), "none", "chains"),
     "chinese-1988": ("area", "none", "N", "none", "positional", "draw", 5.5, True, True, False, "split",
-                     False, 0.0, (), "none"),
+                     False, 0.0, (), "none", "chains"),
     "japanese": ("territory", "seki", "0", "none", "simple", "draw", 6.5, True, True, False, "nobody", True,
-                 0.0, ((1975, 4.5), (2003, 5.5)), "none"),
+                 0.0, ((1975, 4.5), (2003, 5.5)), "none", "chains"),
     "korean": ("territory", "seki", "0", "none", "simple", "draw", 6.5, True, True, False, "nobody", True,
-               0.0, ((1998, 5.5),), "none"),
+               0.0, ((1998, 5.5),), "none", "chains"),
     "ing": ("area", "none", "0", "multi", "positional", "black", 8.0, True, True, False, "pairs", False,
-            0.0, (), "none"),
+            0.0, (), "none", "chains"),
     "aga": ("area", "none", "N-1", "none", "situational", "draw", 7.5, True, True, True, "nobody", False,
-            0.5, (), "none"),
+            0.5, (), "none", "chains"),
     "nz": ("area", "none", "0", "any", "situational", "draw", 7.0, True, True, False, "nobody", False,
-           0.0, (), "none"),
+           0.0, (), "none", "chains"),
     "tromp-taylor": ("area", "none", "0", "multi", "positional", "draw", 7.5, False, False, False, "nobody",
-                     False, 0.0, (), "none"),
+                     False, 0.0, (), "none", "chains"),
     "stone-scoring": ("area", "all", "0", "none", "simple", "draw", 7.5, True, False, False, "nobody",
-                      False, 0.0, (), "none"),
+                      False, 0.0, (), "none", "chains"),
 }
 
 
@@ -62,12 +62,14 @@ def test_replay_of_unknown_rules_forbids_suicide_and_plays_simple_ko():
 
 @pytest.mark.parametrize("rules, source, assumed, expected", [
     ("chinese", "kgs", None, PRESETS["chinese"]),
-    (None, "kgs", "japanese", PRESETS["japanese"]),
+    (None, "kgs", "japanese", get_ruleset("japanese", seki_points="groups")),
     (None, "kgs", None, None),
     (None, "tygem", "japanese", get_ruleset("korean", refuse_owed=False)),  # the server's rules first
     ("japanese", "tygem", None, PRESETS["japanese"]),  # a plain count under Korean rules only
     ("chinese", "fox", None, get_ruleset("chinese", dame_policy="alternate")),
     ("japanese", "fox", None, get_ruleset("japanese", dame_policy="alternate")),
+    ("japanese", "kgs", None, get_ruleset("japanese", seki_points="groups")),  # KGS's whole-group seki
+    ("korean", "kgs", None, PRESETS["korean"]),
 ])
 def test_the_ruleset_a_server_counted_a_record_under(rules, source, assumed, expected):
     assert server_ruleset(rules, source, assumed) == expected

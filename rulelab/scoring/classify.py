@@ -7,8 +7,12 @@ regions. The dame are filled twice (:mod:`.dame`), each time favouring one colou
 then the vital points of three-point eyes left with no other liberty are owed
 (:mod:`.vital`), and the seki liberties are those both fillings leave (:mod:`.seki`).
 The chains touching them are in seki, as are those of a double-ko seki and of an eye
-in atari; a group with a chain in seki is in seki, and the points of all its regions
-are *seki points*. Every other neutral point is *open dame*.
+in atari. The *seki points* are the eye regions those chains border, and every region
+of stones that live only through them; a group living on its own keeps its territory
+even where it also touches a seki eye. Every other neutral point is *open dame*. The
+eye points that only the whole-group reading of seki makes seki points (every eye of a
+group with a chain in seki, a server's count: ``Ruleset.seki_points='groups'``) keep
+their class and are counted apart, for the tally to move.
 """
 
 from __future__ import annotations
@@ -34,6 +38,11 @@ from .dame import connect_chains_in_atari, fill_dame
 from .seki import double_ko_seki, eye_in_atari_seki, seki_of, seki_shares
 from .standing import owe_standing_captures
 from .vital import owe_vital_points
+
+
+NAKADE_MAX = 6
+"""Points of the largest eye space a single move inside can kill (the rabbity six): an
+empty region of more points makes two eyes on its own."""
 
 
 @numba.njit(cache=True)
@@ -63,8 +72,9 @@ def classify(b, nb, dead_colour, settled):
     still open they would read a fight as a filling).
 
     Returns the class of each point, the stone-scoring tax of each colour
-    (index 1, 2), the per-seki division of shared liberties (pairs, odd points), and
-    the stones in seki (of chains touching a seki liberty on both filled boards).
+    (index 1, 2), the per-seki division of shared liberties (pairs, odd points), the
+    stones in seki (of chains touching a seki liberty on both filled boards), and the
+    eye points that are seki points under the whole-group reading only (:func:`_groups`).
     """
     n = b.size
     owner = region_owners(b, nb)
@@ -96,7 +106,7 @@ def classify(b, nb, dead_colour, settled):
         in_seki &= stones
     in_seki |= double_ko_seki(b, nb) | eye_in_atari_seki(b, nb)
 
-    tax, seki_region = _groups(b, nb, owner, in_seki)
+    tax, seki_region, group_seki = _groups(b, nb, owner, in_seki)
     classes = np.empty(n, np.int8)
     for p in range(n):
         v = b[p]
@@ -116,34 +126,83 @@ def classify(b, nb, dead_colour, settled):
         else:
             classes[p] = OPEN_DAME
 
-    return classes, tax, seki_shares(in_seki, seki_liberty, nb), in_seki & ((b == BLACK) | (b == WHITE))
+    return (classes, tax, seki_shares(in_seki, seki_liberty, nb), in_seki & ((b == BLACK) | (b == WHITE)),
+            group_seki)
 
 
 @numba.njit(cache=True)
 def _groups(b, nb, owner, in_seki):
-    """Per colour, groups are chains joined through the colour's own regions. Returns
-    the stone-scoring tax of each colour (index 1 and 2: two eye points of a group that
-    lives on its own, every eye point of a group in seki, which it can never fill) and
-    the points of the regions of groups with a chain in seki."""
+    """The seki eyes and the stone-scoring tax of each colour.
+
+    Only the eyes of stones that live on their own are territory (J1989 Art. 8
+    commentary): an eye region is a seki eye when a chain in seki borders it, or when
+    the stones it joins outside the seki live only through the seki eyes: they enclose
+    neither two regions no seki chain borders nor one of more than :data:`NAKADE_MAX`
+    points. A group that lives on its own keeps its territory even where it touches a
+    seki eye. Returns the tax of each colour (index 1 and 2: every seki eye point,
+    which a seki group can never fill, and two eye points of each group living on its
+    own), the seki eye points, and the eye points that are seki points only under the
+    whole-group reading, a server's convention (``Ruleset.seki_points='groups'``): every
+    eye of the stones joined through their own eyes to a chain in seki."""
     n = b.size
     tax = np.zeros(3, np.int64)
     seki_region = np.zeros(n, np.bool_)
+    group_seki = np.zeros(n, np.bool_)
     for colour in (BLACK, WHITE):
         eyes = owner == colour
-        group, count = label_components(nb[1], (b == colour) | eyes, (b == colour) | eyes)
-        eye_points = np.zeros(count, np.int64)
-        group_in_seki = np.zeros(count, np.bool_)
+        region, regions = label_components(nb[1], eyes, eyes)
+        size = np.zeros(regions, np.int64)
         for p in range(n):
             if eyes[p]:
-                eye_points[group[p]] += 1
-            elif group[p] >= 0 and in_seki[p]:
-                group_in_seki[group[p]] = True
-        for g in range(count):
-            tax[colour] += eye_points[g] if group_in_seki[g] else min(eye_points[g], 2)
+                size[region[p]] += 1
+        seki_eye = np.zeros(regions, np.bool_)
         for p in range(n):
-            if eyes[p] and group_in_seki[group[p]]:
+            if b[p] == colour and in_seki[p]:
+                for k in range(4):
+                    if eyes[p + nb[k]]:
+                        seki_eye[region[p + nb[k]]] = True
+        # the colour's stones outside the seki, joined through the regions it leaves
+        free = (b == colour) & ~in_seki
+        for p in range(n):
+            if eyes[p] and not seki_eye[region[p]]:
+                free[p] = True
+        group, groups = label_components(nb[1], free, free)
+        eye_points = np.zeros(groups, np.int64)
+        eyes_made = np.zeros(groups, np.int64)  # a region past NAKADE_MAX makes two
+        touches_seki = np.zeros(groups, np.bool_)
+        seen = np.zeros(regions, np.bool_)
+        for p in range(n):
+            g = group[p]
+            if g < 0:
+                continue
+            if eyes[p]:
+                eye_points[g] += 1
+                if not seen[region[p]]:
+                    seen[region[p]] = True
+                    eyes_made[g] += 1 if size[region[p]] <= NAKADE_MAX else 2
+            else:
+                for k in range(4):
+                    q = p + nb[k]
+                    if eyes[q] and seki_eye[region[q]]:
+                        touches_seki[g] = True
+        in_seki_only = touches_seki & (eyes_made < 2)
+        for p in range(n):
+            if eyes[p] and (seki_eye[region[p]] or in_seki_only[group[p]]):
                 seki_region[p] = True
-    return tax, seki_region
+                tax[colour] += 1
+        for g in range(groups):
+            if not in_seki_only[g]:
+                tax[colour] += min(eye_points[g], 2)
+        joined = (b == colour) | eyes
+        whole, wholes = label_components(nb[1], joined, joined)
+        whole_in_seki = np.zeros(wholes, np.bool_)
+        for p in range(n):
+            if b[p] == colour and in_seki[p]:
+                whole_in_seki[whole[p]] = True
+        for p in range(n):
+            if eyes[p] and whole_in_seki[whole[p]] and not seki_region[p]:
+                group_seki[p] = True
+    return tax, seki_region, group_seki
 
 
 @numba.njit(cache=True)
@@ -152,7 +211,9 @@ def classify_board(board, dead, remove_dead, settled=True):
     count: the classes of the board;
     in one array, the count of each class followed by dead_black, dead_white,
     dead_in_seki_black, dead_in_seki_white, tax_black, tax_white, seki_pairs and
-    seki_odd (the fields of PointClasses); and the stones in seki."""
+    seki_odd, then the territory_b, territory_w, owed_b, owed_w, dead_black and
+    dead_white points the whole-group reading makes seki points (the fields of
+    PointClasses); and the stones in seki."""
     rows, cols = board.shape
     stride = cols + 2
     padded = np.full((rows + 2) * stride, WALL, np.int8)
@@ -166,10 +227,10 @@ def classify_board(board, dead, remove_dead, settled=True):
                 padded[p] = EMPTY
             else:
                 padded[p] = v
-    flat, tax, shares, flat_seki = classify(padded, neighbour_offsets(cols), dead_colour, settled)
+    flat, tax, shares, flat_seki, group_seki = classify(padded, neighbour_offsets(cols), dead_colour, settled)
 
     n_classes = len(CLASS_NAMES)
-    numbers = np.zeros(n_classes + 8, np.int64)
+    numbers = np.zeros(n_classes + 14, np.int64)
     classes = np.empty((rows, cols), np.int8)
     seki = np.zeros((rows, cols), np.bool_)
     for r in range(rows):
@@ -184,6 +245,10 @@ def classify_board(board, dead, remove_dead, settled=True):
                 numbers[n_classes + colour - 1] += 1  # dead_black, dead_white
                 if k == SEKI_POINT_B or k == SEKI_POINT_W or k == SEKI_DAME:
                     numbers[n_classes + colour + 1] += 1  # dead_in_seki_black, _white
+            if group_seki[p]:  # territory or owed, never a seki point already
+                numbers[n_classes + (8 + k - TERRITORY_B if k < OWED_B else 10 + k - OWED_B)] += 1
+                if colour != EMPTY:
+                    numbers[n_classes + 11 + colour] += 1  # dead_black, dead_white
     numbers[n_classes + 4] = tax[BLACK]
     numbers[n_classes + 5] = tax[WHITE]
     numbers[n_classes + 6] = shares[0]

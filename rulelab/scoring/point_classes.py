@@ -45,6 +45,10 @@ class PointClasses:
     """Seki liberties each side receives when each seki's liberties are split in whole points."""
     seki_odd: int
     """Seki liberties left over by that split (one per seki with an odd number)."""
+    group_seki: tuple[int, ...]
+    """What the whole-group reading of seki (``Ruleset.seki_points='groups'``) makes seki
+    points beyond the classes: ``(territory_b, territory_w, owed_b, owed_w, dead_black,
+    dead_white)``, its eye points of each class and the dead stones removed from them."""
 
 
 def classify_points(position: Position, life: Life, remove_dead: bool = True) -> PointClasses:
@@ -87,7 +91,7 @@ def point_classes_of(life: Life, board: np.ndarray, remove_dead: bool) -> PointC
     dead = life.dead.astype(bool, copy=False)
     classes, numbers, seki = classify_board(board, dead, remove_dead, bool(life.finished))
     counts, rest = numbers[: len(CLASS_NAMES)].tolist(), numbers[len(CLASS_NAMES) :].tolist()
-    return PointClasses(classes, seki, tuple(counts), *rest)
+    return PointClasses(classes, seki, tuple(counts), *rest[:8], tuple(rest[8:]))
 
 
 def checked_board(position: Position, life: Life) -> np.ndarray:

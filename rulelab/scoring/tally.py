@@ -7,7 +7,9 @@ neutral points then left, seki liberties and open dame, are shared as
 1988 Art. 9), 'pairs' shares the seki liberties per seki (per connected group of seki
 chains and their shared liberties), 'nobody' none. Dead stones on seki
 points or seki liberties are *dead in seki*: territory scoring leaves them on the
-board and gives no prisoner for them.
+board and gives no prisoner for them. A ruleset that reads seki by whole groups
+(``Ruleset.seki_points='groups'``, KGS's count) counts the eye points only that reading
+makes seki points as seki points, and the dead stones on them as dead in seki.
 """
 
 from __future__ import annotations
@@ -152,16 +154,21 @@ def tally(rows: list[TallyRow]) -> dict[str, list]:
     facts = np.array([(p.captured_black, p.captured_white, p.passes_black, p.passes_white,
                        p.to_move == WHITE, p.handicap, p.board.size) for p in positions],
                      dtype=np.int64).reshape(-1, 7).T
-    stones = n[[STONE_B, STONE_W]]
-    territory = n[[TERRITORY_B, TERRITORY_W]]
-    seki_points = n[[SEKI_POINT_B, SEKI_POINT_W]]
-    owed = n[[OWED_B, OWED_W]]
-    dead, dead_in_seki, all_tax, seki_pairs = rest[0:2], rest[2:4], rest[4:6], rest[6]
-    captured, white_moves, handicap, board_points = facts[0:2], facts[4] == 1, facts[5], facts[6]
-    seki_dame, open_dame = n[SEKI_DAME], n[OPEN_DAME]
-
     def setting(name: str, value) -> np.ndarray:
         return np.array([getattr(r, name) == value for r in rulesets], dtype=bool)
+
+    # The whole-group reading of seki moves its eye points (and the dead stones on them)
+    # from territory or owed points to seki points.
+    by_groups = np.where(setting("seki_points", "groups"),
+                         np.array([a.group_seki for a in chosen], dtype=np.int64).reshape(-1, 6).T, 0)
+    stones = n[[STONE_B, STONE_W]]
+    territory = n[[TERRITORY_B, TERRITORY_W]] - by_groups[0:2]
+    owed = n[[OWED_B, OWED_W]] - by_groups[2:4]
+    seki_points = n[[SEKI_POINT_B, SEKI_POINT_W]] + by_groups[0:2] + by_groups[2:4]
+    dead, all_tax, seki_pairs = rest[0:2], rest[4:6], rest[6]
+    dead_in_seki = rest[2:4] + by_groups[4:6]
+    captured, white_moves, handicap, board_points = facts[0:2], facts[4] == 1, facts[5], facts[6]
+    seki_dame, open_dame = n[SEKI_DAME], n[OPEN_DAME]
 
     area, alternate = setting("scoring", "area"), setting("dame_policy", "alternate")
     split, pairs = setting("shared_points", "split"), setting("shared_points", "pairs")

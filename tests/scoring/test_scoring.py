@@ -318,6 +318,42 @@ def test_seki_spreads_to_every_eye_of_the_group():
     assert (classes == TERRITORY_B).sum() == 4  # the outer Black wall is not in seki
 
 
+def test_a_group_living_on_its_own_keeps_its_territory_beside_a_seki_eye():
+    position, life = DIAGRAMS["living_group_beside_a_seki_eye"]
+    classes = classify_points(position, life).classes
+    assert classes[0, 0] == SEKI_POINT_W
+    assert classes[3, 0] == classes[5, 0] == TERRITORY_W
+    assert score_position(position, life, "japanese").white_territory == 2
+
+
+def test_the_whole_group_reading_of_seki_takes_the_living_groups_territory_too():
+    # KGS's count (Ruleset.seki_points='groups'): every eye of the wall joined to the seki
+    # stone (0,1) through the shared eye (0,0) is a seki point.
+    position, life = DIAGRAMS["living_group_beside_a_seki_eye"]
+    by_chains, by_groups = score_all(position, life, ["japanese", get_ruleset("japanese", seki_points="groups")])
+    assert (by_chains.white_territory, by_chains.white_seki_points) == (2, 1)
+    assert (by_groups.white_territory, by_groups.white_seki_points) == (0, 3)
+    assert (by_chains.margin_before_komi, by_groups.margin_before_komi) == (6, 8)
+    assert by_groups.black_territory == by_chains.black_territory == 8
+    chinese = score_all(position, life, ["chinese", get_ruleset("chinese", seki_points="groups")])
+    assert chinese[0].margin_before_komi == chinese[1].margin_before_komi == 5  # area counts seki eyes alike
+
+
+def test_one_region_too_big_to_kill_lets_a_group_live_on_its_own_beside_a_seki_eye():
+    position, life = diagram("""
+        . O . X . X O
+        O X X X X X O
+        O O O O O O O
+        . . . . . . .
+        O O O O O O O
+        X X X X X X X
+        . . . . . . .
+    """)
+    classes = classify_points(position, life).classes
+    assert classes[0, 0] == SEKI_POINT_W
+    assert (classes[3] == TERRITORY_W).all()  # seven points: more than any nakade
+
+
 def test_open_dame_between_two_live_groups_is_not_seki():
     # Either side can fill each dame safely, although playouts on a record that stops
     # with the dame open may leave both walls touching them.
