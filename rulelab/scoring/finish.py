@@ -150,14 +150,28 @@ def _saving_candidates(w, nb, s, dead, zone, chains):
 
 
 @numba.njit(cache=True)
+def _leaves_two_liberties(w, nb, q, s, zone, chains):
+    """Whether the colour of the stone s put on empty q leaves both the chain at s and its
+    stone's own chain two liberties. Told from the chains beside q when it captures nothing
+    (the stone joins the chain at s if it touches it, else that chain keeps its liberties);
+    played on a copy (:func:`_played`) when it captures."""
+    own, _, captured, _, _ = judge(w, nb, q, w[s], chains)
+    if captured == 0:
+        touches = False
+        for k in range(4):
+            touches = touches or (w[q + nb[k]] == w[s] and root(chains.parent, q + nb[k]) == root(chains.parent, s))
+        return own >= 2 and (touches or chain_liberties(chains, s)[0] >= 2)
+    _, board_chains, _ = _played(w, nb, q, w[s], zone, chains)
+    return chain_liberties(board_chains, s)[0] >= 2 and chain_liberties(board_chains, q)[0] >= 2
+
+
+@numba.njit(cache=True)
 def _saving_move(w, nb, s, dead, zone, chains):
     """The move that gives the living chain at s, in atari, two liberties again (and is
     not itself left in atari), among :func:`_saving_candidates`; -1 if none does."""
     for q in _saving_candidates(w, nb, s, dead, zone, chains):
-        if q >= 0:
-            _, board_chains, _ = _played(w, nb, q, w[s], zone, chains)
-            if chain_liberties(board_chains, s)[0] >= 2 and chain_liberties(board_chains, q)[0] >= 2:
-                return q
+        if q >= 0 and _leaves_two_liberties(w, nb, q, s, zone, chains):
+            return q
     return -1
 
 

@@ -1,11 +1,18 @@
 """The finisher: records played to their end, then counted by every preset (data/positions/finish.txt)."""
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_scoring_kernels import random_position
 
-from rulelab.position import Life, Position
+from rulelab.board import pad
+from rulelab.classes import OPEN_DAME
+from rulelab.position import BLACK, EMPTY, WHITE, Life, Position, board_to_diagram
 from rulelab.rules import PRESETS
 from rulelab.scoring import score_all
-from rulelab.scoring.finish import finish_position
+from rulelab.scoring.chains import chain_forest, chain_liberties, neighbour_offsets
+from rulelab.scoring.finish import _leaves_two_liberties, _played, _zones, finish_position
 
 from positions import named_positions
 
@@ -78,3 +85,22 @@ def test_a_protective_stone_where_a_captured_dead_stone_stood_is_no_dead_stone()
     done = finish_position(position, life)
     assert done.position.board[1, 0] == 1 and life.dead[1, 0]  # Black's connection, where o stood
     assert not done.life.dead.any()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_saving_move_judged_from_its_sides_is_judged_as_when_played(seed):
+    """``_leaves_two_liberties`` tells a move that captures nothing from the chains beside it:
+    on random boards, every stone and empty point, it must agree with the move played on a copy."""
+    rng = np.random.default_rng(seed)
+    rows, cols = int(rng.integers(3, 10)), int(rng.integers(3, 10))
+    board, dead = random_position(rows, cols, int(rows * cols * rng.uniform(0.3, 1.2)), 0.1, seed)
+    w, dead_at = pad(board), pad(dead.astype(np.int8)) == 1
+    nb = neighbour_offsets(cols)
+    zone = _zones(np.full((rows, cols), OPEN_DAME, np.int8), dead_at)
+    chains = chain_forest(w, nb)
+    for s in np.flatnonzero((w == BLACK) | (w == WHITE)):
+        for q in np.flatnonzero(w == EMPTY):
+            _, played, _ = _played(w, nb, q, w[s], zone, chains)
+            expected = chain_liberties(played, s)[0] >= 2 and chain_liberties(played, q)[0] >= 2
+            assert _leaves_two_liberties(w, nb, q, s, zone, chains) == expected, (board_to_diagram(board), s, q)
