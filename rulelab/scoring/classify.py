@@ -36,7 +36,7 @@ from rulelab.classes import (
 )
 from .dame import connect_chains_in_atari, fill_dame
 from .seki import double_ko_seki, eye_in_atari_seki, seki_of, seki_shares
-from .standing import owe_standing_captures
+from .standing import owe_standing_captures, short_as_it_stands
 from .vital import owe_vital_points
 
 
@@ -90,6 +90,7 @@ def classify(b, nb, dead_colour, settled):
     in_seki = np.ones(n, np.bool_)
     seki_liberty = np.ones(n, np.bool_)
     owed = np.zeros(n, np.int8)
+    short = short_as_it_stands(b, nb, dead_colour) if settled else np.zeros(n, np.bool_)
     for favoured in (BLACK, WHITE):
         filled = connected.copy()
         owed_here = connected_owed.copy()
@@ -97,7 +98,7 @@ def classify(b, nb, dead_colour, settled):
         fill_dame(filled, nb, dame, owner, owed_here, favoured, chains)
         owe_vital_points(filled, nb, owner, dead_colour, owed_here, favoured, chains)
         if settled:
-            owe_standing_captures(b, filled, nb, dead_colour, owner, owed_here, chains)
+            owe_standing_captures(filled, nb, dead_colour, owner, owed_here, chains, short)
         for p in range(n):
             if owed_here[p] == favoured:
                 owed[p] = favoured

@@ -64,7 +64,7 @@ def _owe_capture(filled, nb, dead_colour, owner, label, chain, owed):
 
 
 @numba.njit(cache=True)
-def _short_as_it_stands(b, nb, dead_colour):
+def short_as_it_stands(b, nb, dead_colour):
     """Per stone of b, whether its chain has fewer than two liberties with the dead
     stones standing."""
     short = np.zeros(b.size, np.bool_)
@@ -89,13 +89,13 @@ def _short_as_it_stands(b, nb, dead_colour):
 
 
 @numba.njit(cache=True)
-def owe_standing_captures(b, filled, nb, dead_colour, owner, owed, chains):
+def owe_standing_captures(filled, nb, dead_colour, owner, owed, chains, short):
     """Mark owed the liberties of the dead chains that must be captured before the end
-    (module docstring), on the board b filled into ``filled``, whose chains are given.
-    A chain already short of liberties on b as it stands is left to the verdict
-    (:mod:`.confirm`): it is the filling that must not take its room."""
+    (module docstring), on the board filled into ``filled``, whose chains are given. A
+    chain already short of liberties on the board as it stands (``short``,
+    :func:`short_as_it_stands`) is left to the verdict (:mod:`.confirm`): it is the
+    filling that must not take its room."""
     n = filled.size
-    short = _short_as_it_stands(b, nb, dead_colour)
     label, liberties = _dead_chains(filled, nb, dead_colour, owner)
     captured = np.zeros(liberties.size, np.bool_)
     for p in range(n):
