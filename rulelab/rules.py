@@ -32,6 +32,7 @@ CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "shared_points": ("nobody", "split", "pairs"),
         "dame_policy": ("none", "alternate"),
         "seki_points": ("chains", "groups"),
+        "dead_stones": ("standing", "lifted"),
     }
 )
 """The allowed values of each categorical setting."""
@@ -105,6 +106,12 @@ class Ruleset:
     only through them, a group living on its own keeping its territory; 'groups', every
     eye of the stones joined through their own eyes to a chain in seki, as KGS counts
     (:data:`COUNTING_BY_SOURCE`)."""
+    dead_stones: str = "standing"
+    """When territory scoring lifts the dead stones: 'standing', at the end, after the dame
+    are filled (J1989 Art. 10-1), so a dead chain standing on a point its captor needs
+    must be captured first, a protective move owed inside the captor's territory
+    (:mod:`rulelab.scoring.standing`); 'lifted', before the count, as a server's scoring
+    phase removes them, so nothing is owed for them (:data:`COUNTING_BY_SOURCE`)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -492,13 +499,15 @@ RULES_BY_SOURCE: Mapping[str, str] = MappingProxyType({"tygem": "korean"})
 
 COUNTING_BY_SOURCE: Mapping[tuple[str, str], Mapping[str, object]] = MappingProxyType(
     {("tygem", "korean"): MappingProxyType({"refuse_owed": False}),
-     ("kgs", "japanese"): MappingProxyType({"seki_points": "groups"})}
+     ("kgs", "japanese"): MappingProxyType({"seki_points": "groups", "dead_stones": "lifted"})}
 )
 """How a server counts under a rules name, where that differs from the preset: Tygem's
 count is a plain count of the board, with no points refused for protective moves; KGS's
 Japanese count gives no territory to any eye of the stones joined through their own eyes
 to a chain in seki (``seki_points='groups'``; its recorded results of kgs-dev's
-2001-07-01-2 and 2003-11-20-1, docs/RULES.md)."""
+2001-07-01-2 and 2003-11-20-1, docs/RULES.md), and lifts the dead stones before it
+counts, owing nothing for the captures they would call for (``dead_stones='lifted'``;
+kgs-dev's 2001-10-06-1 and 2003-12-26-53)."""
 
 DAME_POLICY_BY_SOURCE: Mapping[str, str] = MappingProxyType({"fox": "alternate"})
 """How the records of a source leave their open dame to every ruleset that counts them,
@@ -586,6 +595,8 @@ def server_ruleset(rules: str | None, source: str | None,
     'japanese'
     >>> server_ruleset("japanese", "kgs").seki_points, server_ruleset("japanese", None).seki_points
     ('groups', 'chains')
+    >>> server_ruleset("japanese", "kgs").dead_stones, server_ruleset("japanese", None).dead_stones
+    ('lifted', 'standing')
     >>> server_ruleset(None, "kgs") is None
     True
     """

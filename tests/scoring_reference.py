@@ -343,4 +343,5 @@ def classify(board, dead, remove_dead):
     group_only = whole_group & ~seki_region
     numbers += [int((group_only & (classes == k)).sum()) for k in (TERRITORY_B, TERRITORY_W, OWED_B, OWED_W)]
     numbers += [int((group_only & (dead_colour == c)).sum()) for c in (BLACK, WHITE)]
+    numbers += [0, 0]  # no capture of standing dead stones is owed here (they are lifted first)
     return classes, np.array(numbers, np.int64)

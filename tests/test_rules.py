@@ -13,26 +13,26 @@ from rulelab.rules import (CHOICES, PRESETS, Ruleset, get_ruleset, replay_rules,
 # the Ruleset dataclass, so a new setting cannot go untabled.
 COLUMNS = ("scoring", "seki_tax", "handicap_bonus", "suicide", "ko", "tie_break", "komi",
            "remove_dead", "agreement", "pass_stones", "shared_points", "refuse_owed", "handicap_komi", "era_komi",
-           "dame_policy", "seki_points")
+           "dame_policy", "seki_points", "dead_stones")
 PRESET_TABLE = {
     "chinese": ("area", "none", "N", "none", "positional", "draw", 7.5, True, True, False, "split", False,
-                0.0, ((2002, 5.5),), "none", "chains"),
+                0.0, ((2002, 5.5),), "none", "chains", "standing"),
     "chinese-1988": ("area", "none", "N", "none", "positional", "draw", 5.5, True, True, False, "split",
-                     False, 0.0, (), "none", "chains"),
+                     False, 0.0, (), "none", "chains", "standing"),
     "japanese": ("territory", "seki", "0", "none", "simple", "draw", 6.5, True, True, False, "nobody", True,
-                 0.0, ((1975, 4.5), (2003, 5.5)), "none", "chains"),
+                 0.0, ((1975, 4.5), (2003, 5.5)), "none", "chains", "standing"),
     "korean": ("territory", "seki", "0", "none", "simple", "draw", 6.5, True, True, False, "nobody", True,
-               0.0, ((1998, 5.5),), "none", "chains"),
+               0.0, ((1998, 5.5),), "none", "chains", "standing"),
     "ing": ("area", "none", "0", "multi", "positional", "black", 8.0, True, True, False, "pairs", False,
-            0.0, (), "none", "chains"),
+            0.0, (), "none", "chains", "standing"),
     "aga": ("area", "none", "N-1", "none", "situational", "draw", 7.5, True, True, True, "nobody", False,
-            0.5, (), "none", "chains"),
+            0.5, (), "none", "chains", "standing"),
     "nz": ("area", "none", "0", "any", "situational", "draw", 7.0, True, True, False, "nobody", False,
-           0.0, (), "none", "chains"),
+           0.0, (), "none", "chains", "standing"),
     "tromp-taylor": ("area", "none", "0", "multi", "positional", "draw", 7.5, False, False, False, "nobody",
-                     False, 0.0, (), "none", "chains"),
+                     False, 0.0, (), "none", "chains", "standing"),
     "stone-scoring": ("area", "all", "0", "none", "simple", "draw", 7.5, True, False, False, "nobody",
-                      False, 0.0, (), "none", "chains"),
+                      False, 0.0, (), "none", "chains", "standing"),
 }
 
 
@@ -62,13 +62,13 @@ def test_replay_of_unknown_rules_forbids_suicide_and_plays_simple_ko():
 
 @pytest.mark.parametrize("rules, source, assumed, expected", [
     ("chinese", "kgs", None, PRESETS["chinese"]),
-    (None, "kgs", "japanese", get_ruleset("japanese", seki_points="groups")),
+    (None, "kgs", "japanese", get_ruleset("japanese", seki_points="groups", dead_stones="lifted")),
     (None, "kgs", None, None),
     (None, "tygem", "japanese", get_ruleset("korean", refuse_owed=False)),  # the server's rules first
     ("japanese", "tygem", None, PRESETS["japanese"]),  # a plain count under Korean rules only
     ("chinese", "fox", None, get_ruleset("chinese", dame_policy="alternate")),
     ("japanese", "fox", None, get_ruleset("japanese", dame_policy="alternate")),
-    ("japanese", "kgs", None, get_ruleset("japanese", seki_points="groups")),  # KGS's whole-group seki
+    ("japanese", "kgs", None, get_ruleset("japanese", seki_points="groups", dead_stones="lifted")),  # KGS's seki and dead stones
     ("korean", "kgs", None, PRESETS["korean"]),
 ])
 def test_the_ruleset_a_server_counted_a_record_under(rules, source, assumed, expected):

@@ -73,8 +73,9 @@ def classify(b, nb, dead_colour, settled):
 
     Returns the class of each point, the stone-scoring tax of each colour
     (index 1, 2), the per-seki division of shared liberties (pairs, odd points), the
-    stones in seki (of chains touching a seki liberty on both filled boards), and the
-    eye points that are seki points under the whole-group reading only (:func:`_groups`).
+    stones in seki (of chains touching a seki liberty on both filled boards), the
+    eye points that are seki points under the whole-group reading only (:func:`_groups`),
+    and the points owed only for the dead stones standing (``Ruleset.dead_stones``).
     """
     n = b.size
     owner = region_owners(b, nb)
@@ -90,6 +91,7 @@ def classify(b, nb, dead_colour, settled):
     in_seki = np.ones(n, np.bool_)
     seki_liberty = np.ones(n, np.bool_)
     owed = np.zeros(n, np.int8)
+    owed_lifted = np.zeros(n, np.bool_)  # owed even with the dead stones lifted first
     short = short_as_it_stands(b, nb, dead_colour) if settled else np.zeros(n, np.bool_)
     for favoured in (BLACK, WHITE):
         filled = connected.copy()
@@ -97,6 +99,9 @@ def classify(b, nb, dead_colour, settled):
         chains = copy_chains(connected_chains)
         fill_dame(filled, nb, dame, owner, owed_here, favoured, chains)
         owe_vital_points(filled, nb, owner, dead_colour, owed_here, favoured, chains)
+        for p in range(n):
+            if owed_here[p] == favoured:
+                owed_lifted[p] = True
         if settled:
             owe_standing_captures(filled, nb, dead_colour, owner, owed_here, chains, short)
         for p in range(n):
@@ -128,7 +133,7 @@ def classify(b, nb, dead_colour, settled):
             classes[p] = OPEN_DAME
 
     return (classes, tax, seki_shares(in_seki, seki_liberty, nb), in_seki & ((b == BLACK) | (b == WHITE)),
-            group_seki)
+            group_seki, (owed != 0) & ~owed_lifted)
 
 
 @numba.njit(cache=True)
@@ -213,8 +218,9 @@ def classify_board(board, dead, remove_dead, settled=True):
     in one array, the count of each class followed by dead_black, dead_white,
     dead_in_seki_black, dead_in_seki_white, tax_black, tax_white, seki_pairs and
     seki_odd, then the territory_b, territory_w, owed_b, owed_w, dead_black and
-    dead_white points the whole-group reading makes seki points (the fields of
-    PointClasses); and the stones in seki."""
+    dead_white points the whole-group reading makes seki points, then the owed_b and
+    owed_w points owed only for the dead stones standing (the fields of PointClasses);
+    and the stones in seki."""
     rows, cols = board.shape
     stride = cols + 2
     padded = np.full((rows + 2) * stride, WALL, np.int8)
@@ -228,10 +234,11 @@ def classify_board(board, dead, remove_dead, settled=True):
                 padded[p] = EMPTY
             else:
                 padded[p] = v
-    flat, tax, shares, flat_seki, group_seki = classify(padded, neighbour_offsets(cols), dead_colour, settled)
+    flat, tax, shares, flat_seki, group_seki, standing = classify(padded, neighbour_offsets(cols), dead_colour,
+                                                                  settled)
 
     n_classes = len(CLASS_NAMES)
-    numbers = np.zeros(n_classes + 14, np.int64)
+    numbers = np.zeros(n_classes + 16, np.int64)
     classes = np.empty((rows, cols), np.int8)
     seki = np.zeros((rows, cols), np.bool_)
     for r in range(rows):
@@ -250,6 +257,8 @@ def classify_board(board, dead, remove_dead, settled=True):
                 numbers[n_classes + (8 + k - TERRITORY_B if k < OWED_B else 10 + k - OWED_B)] += 1
                 if colour != EMPTY:
                     numbers[n_classes + 11 + colour] += 1  # dead_black, dead_white
+            elif standing[p]:  # an owed point, never one the whole-group reading moves
+                numbers[n_classes + 14 + k - OWED_B] += 1
     numbers[n_classes + 4] = tax[BLACK]
     numbers[n_classes + 5] = tax[WHITE]
     numbers[n_classes + 6] = shares[0]

@@ -49,6 +49,10 @@ class PointClasses:
     """What the whole-group reading of seki (``Ruleset.seki_points='groups'``) makes seki
     points beyond the classes: ``(territory_b, territory_w, owed_b, owed_w, dead_black,
     dead_white)``, its eye points of each class and the dead stones removed from them."""
+    standing_owed: tuple[int, ...]
+    """Owed points of Black and White owed only because the dead stones stand until the
+    end (:mod:`.standing`), which a count lifting them first (``Ruleset.dead_stones=
+    'lifted'``) gives back as territory."""
 
 
 def classify_points(position: Position, life: Life, remove_dead: bool = True) -> PointClasses:
@@ -91,7 +95,7 @@ def point_classes_of(life: Life, board: np.ndarray, remove_dead: bool) -> PointC
     dead = life.dead.astype(bool, copy=False)
     classes, numbers, seki = classify_board(board, dead, remove_dead, bool(life.finished))
     counts, rest = numbers[: len(CLASS_NAMES)].tolist(), numbers[len(CLASS_NAMES) :].tolist()
-    return PointClasses(classes, seki, tuple(counts), *rest[:8], tuple(rest[8:]))
+    return PointClasses(classes, seki, tuple(counts), *rest[:8], tuple(rest[8:14]), tuple(rest[14:16]))
 
 
 def checked_board(position: Position, life: Life) -> np.ndarray:

@@ -9,7 +9,9 @@ chains and their shared liberties), 'nobody' none. Dead stones on seki
 points or seki liberties are *dead in seki*: territory scoring leaves them on the
 board and gives no prisoner for them. A ruleset that reads seki by whole groups
 (``Ruleset.seki_points='groups'``, KGS's count) counts the eye points only that reading
-makes seki points as seki points, and the dead stones on them as dead in seki.
+makes seki points as seki points, and the dead stones on them as dead in seki. One that
+lifts the dead stones before the count (``Ruleset.dead_stones='lifted'``, KGS's) counts
+the points owed only for the captures standing dead stones call for as territory.
 """
 
 from __future__ import annotations
@@ -161,9 +163,12 @@ def tally(rows: list[TallyRow]) -> dict[str, list]:
     # from territory or owed points to seki points.
     by_groups = np.where(setting("seki_points", "groups"),
                          np.array([a.group_seki for a in chosen], dtype=np.int64).reshape(-1, 6).T, 0)
+    # Dead stones lifted before the count owe nothing for the captures they would call for.
+    lifted = np.where(setting("dead_stones", "lifted"),
+                      np.array([a.standing_owed for a in chosen], dtype=np.int64).reshape(-1, 2).T, 0)
     stones = n[[STONE_B, STONE_W]]
-    territory = n[[TERRITORY_B, TERRITORY_W]] - by_groups[0:2]
-    owed = n[[OWED_B, OWED_W]] - by_groups[2:4]
+    territory = n[[TERRITORY_B, TERRITORY_W]] - by_groups[0:2] + lifted
+    owed = n[[OWED_B, OWED_W]] - by_groups[2:4] - lifted
     seki_points = n[[SEKI_POINT_B, SEKI_POINT_W]] + by_groups[0:2] + by_groups[2:4]
     dead, all_tax, seki_pairs = rest[0:2], rest[4:6], rest[6]
     dead_in_seki = rest[2:4] + by_groups[4:6]

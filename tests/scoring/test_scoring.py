@@ -339,6 +339,21 @@ def test_the_whole_group_reading_of_seki_takes_the_living_groups_territory_too()
     assert chinese[0].margin_before_komi == chinese[1].margin_before_komi == 5  # area counts seki eyes alike
 
 
+@pytest.mark.parametrize("name, standing, lifted", [
+    ("dead_stone_on_the_connection", -1, 0),  # (0,0) owed only for the standing stone
+    ("dead_chain_with_two_liberties_on_the_connection", -3, -1),  # both captures, no connection
+])
+def test_dead_stones_lifted_before_the_count_owe_nothing_for_their_capture(name, standing, lifted):
+    # KGS's count (Ruleset.dead_stones='lifted') removes the dead stones before counting:
+    # the captures J1989 owes for them while they stand (Art. 10-1) are territory again.
+    position, life = DIAGRAMS[name]
+    by_text, by_server = score_all(position, life, ["japanese", get_ruleset("japanese", dead_stones="lifted")])
+    assert (by_text.margin_before_komi, by_server.margin_before_komi) == (standing, lifted)
+    assert by_server.black_owed == by_text.black_owed - (lifted - standing)
+    chinese = score_all(position, life, ["chinese", get_ruleset("chinese", dead_stones="lifted")])
+    assert chinese[0].margin_before_komi == chinese[1].margin_before_komi  # area owes nothing anyway
+
+
 def test_one_region_too_big_to_kill_lets_a_group_live_on_its_own_beside_a_seki_eye():
     position, life = diagram("""
         . O . X . X O

@@ -31,7 +31,8 @@ from rulelab.scoring.classify import classify_board
 
 NUMBERS = (*CLASS_NAMES, "dead_black", "dead_white", "dead_in_seki_black", "dead_in_seki_white",
            "tax_black", "tax_white", "seki_pairs", "seki_odd", "group_seki_territory_b", "group_seki_territory_w",
-           "group_seki_owed_b", "group_seki_owed_w", "group_seki_dead_black", "group_seki_dead_white")
+           "group_seki_owed_b", "group_seki_owed_w", "group_seki_dead_black", "group_seki_dead_white",
+           "standing_owed_b", "standing_owed_w")
 
 
 def random_position(rows: int, cols: int, moves: int, dead_rate: float, seed: int):
