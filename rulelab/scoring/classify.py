@@ -36,6 +36,7 @@ from rulelab.classes import (
 )
 from .dame import connect_chains_in_atari, fill_dame
 from .seki import double_ko_seki, eye_in_atari_seki, seki_of, seki_shares
+from .seki_search import seki_by_reading
 from .standing import owe_standing_captures, short_as_it_stands
 from .vital import owe_vital_points
 
@@ -106,6 +107,9 @@ def classify(b, nb, dead_colour, settled):
         seki_liberty &= liberty
         in_seki &= stones
     in_seki |= double_ko_seki(b, nb) | eye_in_atari_seki(b, nb)
+    read_stones, read_liberties = seki_by_reading(b, nb, owner, in_seki)
+    in_seki |= read_stones
+    seki_liberty |= read_liberties
 
     tax, seki_region, group_seki = _groups(b, nb, owner, in_seki)
     classes = np.empty(n, np.int8)
