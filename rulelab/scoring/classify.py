@@ -6,10 +6,11 @@ are *neutral* (dame). A colour's *group* is its chains joined through its own
 regions. The dame are filled twice (:mod:`.dame`), each time favouring one colour,
 then the vital points of three-point eyes left with no other liberty are owed
 (:mod:`.vital`), and the seki liberties are those both fillings leave (:mod:`.seki`).
-The chains touching them are in seki, as are those of a double-ko seki and of an eye
-in atari. The *seki points* are the eye regions those chains border, and every region
-of stones that live only through them; a group living on its own keeps its territory
-even where it also touches a seki eye. Every other neutral point is *open dame*. The
+The chains touching them are in seki, as are those of a double-ko seki, of an eye in
+atari, and those the exact reader finds in seki (:mod:`.seki_search`). The *seki
+points* are the eye regions those chains border, and every region of stones that live
+only through them; a group living on its own keeps its territory even where it also
+touches a seki eye. Every other neutral point is *open dame*. The
 eye points that only the whole-group reading of seki makes seki points (every eye of a
 group with a chain in seki, a server's count: ``Ruleset.seki_points='groups'``) keep
 their class and are counted apart, for the tally to move.
