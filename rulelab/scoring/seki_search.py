@@ -114,7 +114,7 @@ def seki_by_reading(b, nb, owner, in_seki):
     seki_liberty = np.zeros(n, np.bool_)
     chain = np.full(n, -1, np.int64)
     for colour in (BLACK, WHITE):
-        labels, count = label_components(stride, b == colour, b == colour)
+        labels, _ = label_components(stride, b == colour, b == colour)
         for p in range(n):
             if b[p] == colour:
                 chain[p] = labels[p] + (colour - 1) * n
