@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import ndimage
 
+from rulelab.board import pad
+from rulelab.life.reading import MAX_EYE_SPACE, MAX_OUTSIDE, MAX_READ_POINTS, MAX_STATES, attacker_wins
 from rulelab.position import BLACK, EMPTY, WHITE
 from rulelab.scoring import (
     OPEN_DAME,
@@ -276,6 +278,64 @@ def eye_in_atari_seki(board):
     return in_seki
 
 
+def captures(board, defender, space, others, outside, targets, mover):
+    """The exact reader's answer (:mod:`rulelab.life.reading`, the 1989 ko rule) on masks:
+    1 if the side against ``defender``, ``mover`` first, captures a stone of ``targets``."""
+    stride = board.shape[1] + 2
+
+    def padded(mask):
+        return np.array([(r + 1) * stride + c + 1 for r, c in np.argwhere(mask)], np.int64).reshape(-1)
+
+    reach = np.concatenate([padded(m) for m in outside] + [np.empty(0, np.int64)])
+    return attacker_wins(pad(board), stride, defender, padded(space), padded(others), reach, padded(targets),
+                         False, 2 * (int(space.sum()) + len(reach)) + 8, MAX_STATES, mover)
+
+
+def largest_chain(board, stones):
+    """The chain of most stones among a mask's (the first in board order on a tie), and the rest."""
+    labels, count = ndimage.label(stones, CROSS)
+    sizes = [(labels == k).sum() for k in range(1, count + 1)]
+    body = labels == 1 + int(np.argmax(sizes))
+    return body, stones & ~body
+
+
+def seki_by_reading(board, owner, in_seki):
+    """The stones and shared liberties of the seki the exact reader finds for groups of one
+    eye region whose other liberties touch only their own and opposing chains."""
+    stones_in_seki, seki_liberty = np.zeros(board.shape, bool), np.zeros(board.shape, bool)
+    for colour in (BLACK, WHITE):
+        other, eyes = 3 - colour, owner == colour
+        regions, _ = ndimage.label(eyes, CROSS)
+        groups, count = ndimage.label((board == colour) | eyes, CROSS)
+        for g in range(1, count + 1):
+            group = groups == g
+            own = np.unique(regions[group & eyes])
+            stones = group & (board == colour)
+            space = regions == own[0] if len(own) == 1 else None
+            if space is None or (stones & in_seki).any() or space.sum() > MAX_EYE_SPACE:
+                continue
+            shared = ndimage.binary_dilation(stones, CROSS) & (board == EMPTY) & ~space
+            around = [q for p in map(tuple, np.argwhere(shared)) for q in neighbours(board, p)]
+            if not shared.any() or any(board[q] == EMPTY or (board[q] == colour and not stones[q]) for q in around):
+                continue  # shut in, or an open dame or a way to friends beside it
+            opposing = np.zeros(board.shape, bool)
+            for q in around:
+                if board[q] == other:
+                    opposing |= chain(board, q)
+            theirs = ndimage.binary_dilation(opposing, CROSS) & (board == EMPTY) & ~shared
+            if theirs.sum() > MAX_OUTSIDE or space.sum() + shared.sum() + theirs.sum() > MAX_READ_POINTS:
+                continue
+            body, rest = largest_chain(board, stones)
+            their_body, their_rest = largest_chain(board, opposing)
+            taken = np.where(shared, other, board).astype(np.int8)
+            if (captures(board, colour, space, rest, [shared, theirs], body, other) == 0
+                    and captures(board, other, space, their_rest, [shared, theirs], their_body, colour) == 0
+                    and captures(taken, colour, space, rest, [], body, colour) == 1):
+                stones_in_seki |= stones | opposing
+                seki_liberty |= shared
+    return stones_in_seki, seki_liberty
+
+
 def classify(board, dead, remove_dead):
     """What :func:`rulelab.scoring.classify.classify_board` returns, computed plainly."""
     board = np.asarray(board, np.int8)
@@ -300,6 +360,9 @@ def classify(board, dead, remove_dead):
         seki_liberty &= liberty
         in_seki &= stones
     in_seki |= eye_in_atari_seki(b)
+    read_stones, read_liberties = seki_by_reading(b, owner, in_seki)
+    in_seki |= read_stones
+    seki_liberty |= read_liberties
 
     tax, seki_region, whole_group = {}, np.zeros(b.shape, bool), np.zeros(b.shape, bool)
     for colour in (BLACK, WHITE):

@@ -187,7 +187,7 @@ def _back_to_parent(level, result, attacker, outcome, tried, n_moves):
 
 
 @numba.njit(cache=True)
-def _attacker_wins(padded, stride, defender, space, others, outside, targets, defender_retakes_ko,
+def attacker_wins(padded, stride, defender, space, others, outside, targets, defender_retakes_ko,
                    depth_limit, max_states, mover):
     """Can the attacker capture a point of ``targets`` (the defender's largest string)?
     1 if so, 0 if not, -1 when the search meets ``max_states`` positions first.
@@ -351,7 +351,7 @@ def attacker_kills(padded: np.ndarray, stride: int, group: EnclosedGroup, *,
     """
     others = np.array(sorted(set(group.stones) - set(group.body)), dtype=np.int64)
     mover = group.colour if defender_first else 3 - group.colour
-    won = _attacker_wins(padded, stride, group.colour, np.array(group.space, dtype=np.int64), others,
+    won = attacker_wins(padded, stride, group.colour, np.array(group.space, dtype=np.int64), others,
                          np.array(group.outside, dtype=np.int64), np.array(group.body, dtype=np.int64),
                          defender_retakes_ko, 2 * (len(group.space) + len(group.outside)) + 8, MAX_STATES,
                          mover)

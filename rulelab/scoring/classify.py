@@ -6,10 +6,11 @@ are *neutral* (dame). A colour's *group* is its chains joined through its own
 regions. The dame are filled twice (:mod:`.dame`), each time favouring one colour,
 then the vital points of three-point eyes left with no other liberty are owed
 (:mod:`.vital`), and the seki liberties are those both fillings leave (:mod:`.seki`).
-The chains touching them are in seki, as are those of a double-ko seki and of an eye
-in atari. The *seki points* are the eye regions those chains border, and every region
-of stones that live only through them; a group living on its own keeps its territory
-even where it also touches a seki eye. Every other neutral point is *open dame*. The
+The chains touching them are in seki, as are those of a double-ko seki, of an eye in
+atari, and those the exact reader finds in seki (:mod:`.seki_search`). The *seki
+points* are the eye regions those chains border, and every region of stones that live
+only through them; a group living on its own keeps its territory even where it also
+touches a seki eye. Every other neutral point is *open dame*. The
 eye points that only the whole-group reading of seki makes seki points (every eye of a
 group with a chain in seki, a server's count: ``Ruleset.seki_points='groups'``) keep
 their class and are counted apart, for the tally to move.
@@ -36,6 +37,7 @@ from rulelab.classes import (
 )
 from .dame import connect_chains_in_atari, fill_dame
 from .seki import double_ko_seki, eye_in_atari_seki, seki_of, seki_shares
+from .seki_search import seki_by_reading
 from .standing import owe_standing_captures, short_as_it_stands
 from .vital import owe_vital_points
 
@@ -111,6 +113,9 @@ def classify(b, nb, dead_colour, settled):
         seki_liberty &= liberty
         in_seki &= stones
     in_seki |= double_ko_seki(b, nb) | eye_in_atari_seki(b, nb)
+    read_stones, read_liberties = seki_by_reading(b, nb, owner, in_seki)
+    in_seki |= read_stones
+    seki_liberty |= read_liberties
 
     tax, seki_region, group_seki = _groups(b, nb, owner, in_seki)
     classes = np.empty(n, np.int8)

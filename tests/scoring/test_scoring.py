@@ -222,6 +222,40 @@ def test_an_eye_whose_chains_are_all_in_atari_is_a_seki_eye():
     assert (chinese.white_seki_points, japanese.white_seki_points, japanese.white_territory) == (1, 1, 2)
 
 
+def test_equal_eyes_sharing_a_fillable_liberty_are_found_in_seki_by_reading():
+    position, life = DIAGRAMS["two_point_eyes_sharing_a_liberty"]
+    points = classify_points(position, life)
+    assert (points.classes[0, :2] == SEKI_POINT_B).all() and (points.classes[0, 7:] == SEKI_POINT_W).all()
+    assert points.classes[0, 4] == SEKI_DAME
+    assert np.array_equal(points.seki, chain_mask(position.board, [(0, 2), (0, 5)]))
+    japanese = score_position(position, life, "japanese")
+    assert (japanese.black_territory, japanese.black_seki_points, japanese.white_territory) == (2, 2, 2)
+
+
+def test_a_group_that_makes_two_eyes_moving_first_is_not_in_seki():
+    # Three-point eyes: each side's stone on its own vital point makes two eyes, so
+    # neither group needs the other's shortage of liberties; the vital points are owed.
+    position, life = diagram("""
+        . . . X . O . . .
+        X X X X O O O O O
+        O O O O X X X X X
+        . O . O X . X . X
+        O O O O X X X X X
+    """)
+    points = classify_points(position, life)
+    assert not points.seki.any()
+    assert (points.classes[0, 1], points.classes[0, 7]) == (OWED_B, OWED_W)
+    # Four-point eyes in a row: two eyes whoever moves first, so no seki either.
+    position, life = diagram("""
+        . . . . X . O . . . .
+        X X X X X O O O O O O
+        O O O O O X X X X X X
+        . O . O O X X . X . X
+        O O O O O X X X X X X
+    """)
+    assert not classify_points(position, life).seki.any()
+
+
 def test_a_verdict_is_confirmable_unless_a_living_chain_cannot_be_protected():
     assert not life_confirmable(*_board_and_dead("eye_in_atari"))  # (4,1): suicide for White
     for name in ("seki_with_eyes", "dead_stones_in_territory", "false_eye_owed",
