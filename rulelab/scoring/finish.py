@@ -358,9 +358,8 @@ def _cut_threat(w, nb, q, colour, dead, zone, chains):
 
 
 @numba.njit(cache=True)
-def _forced(w, nb, zone, dead, colour, ban, chains, kos):
-    """colour's forced move, by the module docstring's list (protect, mend a shortage,
-    ko); -1 if none."""
+def _choose(w, nb, zone, dead, colour, ban, chains, kos):
+    """colour's move, by the module docstring's list; -1 to pass."""
     n = w.size
     judged = np.zeros(n, np.bool_)
     for s in range(n):
@@ -382,62 +381,27 @@ def _forced(w, nb, zone, dead, colour, ban, chains, kos):
     for p in range(n):
         if kos and w[p] == EMPTY and zone[p] != 0 and p != ban and _takes_ko(w, nb, p, colour, dead, chains):
             return p
-    return -1
-
-
-@numba.njit(cache=True)
-def _fills(w, nb, zone, dead, colour, ban, chains):
-    """colour's fills, in the module docstring's order (forcing fills, answers to cuts,
-    quiet fills, connections first), each once."""
-    n = w.size
     kinds = np.zeros(n, np.int8)
     for p in range(n):
         if w[p] == EMPTY and zone[p] == 3 and p != ban:
             kinds[p] = _fill_kind(w, nb, p, colour, dead, zone, chains)
-    fills = [np.int64(p) for p in range(n) if kinds[p] == FORCING]
-    fills.extend([np.int64(p) for p in range(n) if _playable(kinds[p]) and kinds[p] != FORCING
-                  and _cut_threat(w, nb, p, colour, dead, zone, chains)])
-    listed = np.zeros(n, np.bool_)
-    for p in fills:
-        listed[p] = True
-    for beside_only in (True, False):
-        for p in range(n):
-            if kinds[p] == QUIET and not listed[p] and (_beside_living(w, nb, p, 3 - colour, dead) or not beside_only):
-                listed[p] = True
-                fills.append(p)
+            if kinds[p] == FORCING:
+                return p
+    for p in range(n):
+        if _playable(kinds[p]) and _cut_threat(w, nb, p, colour, dead, zone, chains):
+            return p
+    for p in range(n):
+        if kinds[p] == QUIET and _beside_living(w, nb, p, 3 - colour, dead):
+            return p
+    for p in range(n):
+        if kinds[p] == QUIET:
+            return p
     for p in range(n):
         if w[p] == EMPTY and zone[p] == 3 and p != ban:
             q = _connection_first(w, nb, p, colour, zone, chains)
-            if q >= 0 and q != ban and not listed[q]:
-                listed[q] = True
-                fills.append(q)
-    return fills
-
-
-@numba.njit(cache=True)
-def _choose(w, nb, zone, dead, colour, ban, chains, kos):
-    """colour's move: the forced one, else the fill the reading of the rest chooses
-    (:func:`.endgame_search.best_fill`); -1 to pass."""
-    q = _forced(w, nb, zone, dead, colour, ban, chains, kos)
-    if q >= 0:
-        return q
-    return best_fill(w, nb, zone, dead, colour, ban, chains, kos, _fills(w, nb, zone, dead, colour, ban, chains))
-
-
-@numba.njit(cache=True)
-def _advance(w, nb, p, colour, zone, chains):
-    """colour's move on p (:func:`_play`): the chains, the stones taken, and the point the
-    opponent may not take back at once (a ko, opened as a neutral point; -1 if none)."""
-    chains, taken = _play(w, nb, p, colour, zone, chains)
-    ban = -1
-    if taken == 1 and chain_liberties(chains, p)[0] == 1:
-        alone = True
-        for k in range(4):
-            alone = alone and w[p + nb[k]] != colour
-        if alone:
-            ban = chain_liberties(chains, p)[1]
-            zone[ban] = 3
-    return chains, taken, ban
+            if q >= 0 and q != ban:
+                return q
+    return -1
 
 
 @numba.njit(cache=True)
@@ -470,8 +434,15 @@ def finish_board(board, dead, classes, to_move, ko, kos):
         passes = passes + 1 if p < 0 else 0
         ban = -1
         if p >= 0:
-            chains, taken, ban = _advance(w, nb, p, colour, zone, chains)
+            chains, taken = _play(w, nb, p, colour, zone, chains)
             lost[3 - colour] += taken
+            if taken == 1 and chain_liberties(chains, p)[0] == 1:
+                alone = True
+                for k in range(4):
+                    alone = alone and w[p + nb[k]] != colour
+                if alone:
+                    ban = chain_liberties(chains, p)[1]  # the opponent may not take back at once
+                    zone[ban] = 3
         colour = 3 - colour
     return unpad(w, rows, cols), moves[:made], colours[:made], lost
 
@@ -543,6 +514,3 @@ def finish_position(position: Position, life: Life, classes: PointClasses | None
                    placed_white=position.placed_white + played.count(WHITE),
                    to_move=3 - int(colours[-1]), last_placer=played[-1], ko_point=None)
     return Finish(done, moves, replace(life, dead=life.dead & (finished == board)))
-
-
-from .endgame_search import best_fill  # noqa: E402  (it reads the moves defined above)
