@@ -55,7 +55,8 @@ from rulelab.board import WALL, pad, point_coords, point_index, unpad
 from rulelab.classes import OPEN_DAME, OWED_B, OWED_W, TERRITORY_B, TERRITORY_W
 from rulelab.position import BLACK, EMPTY, WHITE, Life, Position, sgf_point
 
-from .chains import chain_forest, chain_liberties, copy_chains, is_quiet, judge, place, root, with_stone
+from .chains import (chain_forest, chain_liberties, copy_chains, is_quiet, judge, place, root, take_back, try_stone,
+                     with_stone)
 from .point_classes import PointClasses, classify_points
 from .tally import score_all
 
@@ -184,12 +185,23 @@ def _fill_kind(w, nb, p, colour, dead, zone, chains):
     own, _, captured, ataris, _ = judge(w, nb, p, colour, chains)
     if own < 2 or captured > 0 or ataris == 0:
         return NONE
+    saved = try_stone(w, nb, p, colour, chains)  # a fill that captures nothing: zone unchanged
+    if saved.size:
+        kind = _kind_after_fill(w, nb, p, colour, dead, zone, chains)
+        take_back(w, p, chains, saved)
+        return kind
     board, board_chains, board_zone = _played(w, nb, p, colour, zone, chains)
+    return _kind_after_fill(board, nb, p, colour, dead, board_zone, board_chains)
+
+
+@numba.njit(cache=True)
+def _kind_after_fill(board, nb, p, colour, dead, zone, chains):
+    """What colour's fill of p, on ``board`` and capturing nothing, did (:func:`_fill_kind`)."""
     kind = QUIET
     for k in range(4):
         r = p + nb[k]
-        if board[r] == 3 - colour and not dead[r] and chain_liberties(board_chains, r)[0] == 1:
-            if _saving_move(board, nb, r, dead, board_zone, board_chains) < 0:
+        if board[r] == 3 - colour and not dead[r] and chain_liberties(chains, r)[0] == 1:
+            if _saving_move(board, nb, r, dead, zone, chains) < 0:
                 return KILLING
             kind = FORCING
     return kind
