@@ -131,22 +131,40 @@ def _played(w, nb, p, colour, zone, chains):
 
 
 @numba.njit(cache=True)
+def _chain_stones(w, nb, s):
+    """The stones of the chain at s in board order, found by a flood from s (a chain is far
+    smaller than the board the forest would have to be searched over)."""
+    colour = w[s]
+    seen = np.zeros(w.size, np.bool_)
+    stones = np.empty(w.size, np.int64)
+    seen[s], stones[0] = True, s
+    found, i = 1, 0
+    while i < found:
+        p = stones[i]
+        i += 1
+        for k in range(4):
+            r = p + nb[k]
+            if w[r] == colour and not seen[r]:
+                seen[r], stones[found] = True, r
+                found += 1
+    return np.sort(stones[:found])
+
+
+@numba.njit(cache=True)
 def _saving_candidates(w, nb, s, dead, zone, chains):
     """The moves that may give the chain at s, in atari, liberties again: its last liberty
     (a neutral point or in its own territory), and the capture of any dead opposing chain
     in atari beside it (a living one the verdict keeps on the board)."""
     colour = w[s]
-    chain = root(chains.parent, s)
     _, last = chain_liberties(chains, s)
     candidates = [last] if zone[last] == 3 or zone[last] == colour else [-1]
-    for p in range(w.size):
-        if w[p] == colour and root(chains.parent, p) == chain:
-            for k in range(4):
-                r = p + nb[k]
-                if w[r] == 3 - colour and dead[r]:
-                    libs, q = chain_liberties(chains, r)
-                    if libs == 1 and zone[q] != 0:
-                        candidates.append(q)
+    for p in _chain_stones(w, nb, s):
+        for k in range(4):
+            r = p + nb[k]
+            if w[r] == 3 - colour and dead[r]:
+                libs, q = chain_liberties(chains, r)
+                if libs == 1 and zone[q] != 0:
+                    candidates.append(q)
     return candidates
 
 
@@ -227,13 +245,11 @@ def _beside_living(w, nb, p, colour, dead):
 def _add_liberties_in_zone(w, nb, d, colour, zone, chains, candidates):
     """Add to candidates the liberties of the chain at d inside colour's territory: the
     moves that start capturing a dead chain standing where colour's chains need room."""
-    chain = root(chains.parent, d)
-    for s in range(w.size):
-        if w[s] == w[d] and root(chains.parent, s) == chain:
-            for k in range(4):
-                q = s + nb[k]
-                if w[q] == EMPTY and zone[q] == colour and q not in candidates:
-                    candidates.append(q)
+    for s in _chain_stones(w, nb, d):
+        for k in range(4):
+            q = s + nb[k]
+            if w[q] == EMPTY and zone[q] == colour and q not in candidates:
+                candidates.append(q)
 
 
 @numba.njit(cache=True)
@@ -317,18 +333,15 @@ def _connection_first(w, nb, p, colour, zone, chains):
 @numba.njit(cache=True)
 def _share_liberty_besides(w, nb, a, b, q, chains):
     """Whether the chains rooted at a and b share an empty point other than q."""
-    n = w.size
-    of_a = np.zeros(n, np.bool_)
-    for p in range(n):
-        if (w[p] == BLACK or w[p] == WHITE) and root(chains.parent, p) == a:
-            for k in range(4):
-                of_a[p + nb[k]] = w[p + nb[k]] == EMPTY
-    for p in range(n):
-        if (w[p] == BLACK or w[p] == WHITE) and root(chains.parent, p) == b:
-            for k in range(4):
-                r = p + nb[k]
-                if r != q and of_a[r]:
-                    return True
+    of_a = np.zeros(w.size, np.bool_)
+    for p in _chain_stones(w, nb, a):
+        for k in range(4):
+            of_a[p + nb[k]] = w[p + nb[k]] == EMPTY
+    for p in _chain_stones(w, nb, b):
+        for k in range(4):
+            r = p + nb[k]
+            if r != q and of_a[r]:
+                return True
     return False
 
 
@@ -337,14 +350,13 @@ def _safe_alone(w, nb, a, colour, zone, chains):
     """Whether the chain rooted at a touches two points of its own territory (which the
     opponent never fills), so it lives whatever is cut from it."""
     first = -1
-    for p in range(w.size):
-        if w[p] == colour and root(chains.parent, p) == a:
-            for k in range(4):
-                r = p + nb[k]
-                if w[r] == EMPTY and zone[r] == colour and r != first:
-                    if first >= 0:
-                        return True
-                    first = r
+    for p in _chain_stones(w, nb, a):
+        for k in range(4):
+            r = p + nb[k]
+            if w[r] == EMPTY and zone[r] == colour and r != first:
+                if first >= 0:
+                    return True
+                first = r
     return False
 
 

@@ -13,7 +13,7 @@ from rulelab.rules import PRESETS
 from rulelab.scoring import score_all
 from rulelab.scoring.chains import (chain_forest, chain_liberties, judge, neighbour_offsets, root, take_back, try_stone,
                                     with_stone)
-from rulelab.scoring.finish import (_fill_kind, _kind_after_fill, _leaves_two_liberties, _played, _zones,
+from rulelab.scoring.finish import (_chain_stones, _fill_kind, _kind_after_fill, _leaves_two_liberties, _played, _zones,
                                     finish_position)
 
 from positions import named_positions
@@ -159,3 +159,14 @@ def test_a_fill_judged_in_place_is_judged_as_when_played_on_a_copy(seed):
             expected = _kind_after_fill(played, nb, q, colour, dead_at, played_zone, played_chains)
             assert _fill_kind(w, nb, q, colour, dead_at, zone, chains) == expected, (board_to_diagram(board), q, colour)
             assert np.array_equal(w, before[0]) and _chain_view(w, chains) == before[1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_chain_found_by_a_flood_is_its_tree_of_the_forest(seed):
+    """``_chain_stones`` floods from a stone where the rules read a chain from the forest:
+    on random boards, every stone, the same stones in board order."""
+    board, w, _, nb, _ = _random_chains(seed)
+    chains = chain_forest(w, nb)
+    for s, (_, members) in _chain_view(w, chains).items():
+        assert _chain_stones(w, nb, s).tolist() == list(members), (board_to_diagram(board), s)
