@@ -526,15 +526,16 @@ def finish_position(position: Position, life: Life, classes: PointClasses | None
     finished, points, colours, lost = finish_board(board, dead, classes.classes, int(position.to_move), ko,
                                                    not position.ended_by_passes)
     end = len(points) - 2 if len(points) >= 2 and points[-1] < 0 and points[-2] < 0 else len(points)
-    moves = tuple((int(colour), *(divmod(int(p), cols) if p >= 0 else (-1, -1)))
-                  for p, colour in zip(points[:end], colours[:end]))
-    played = [colour for colour, r, _ in moves if r >= 0]
-    if not played:
+    kept, by = points[:end], colours[:end]
+    stone = kept >= 0
+    played = by[stone]
+    if not played.size:
         return Finish(position, (), life)
+    moves = tuple(zip(by.tolist(), np.where(stone, kept // cols, -1).tolist(), np.where(stone, kept % cols, -1).tolist()))
     done = replace(position, board=finished,
                    captured_black=position.captured_black + int(lost[BLACK]),
                    captured_white=position.captured_white + int(lost[WHITE]),
-                   placed_black=position.placed_black + played.count(BLACK),
-                   placed_white=position.placed_white + played.count(WHITE),
-                   to_move=3 - int(colours[-1]), last_placer=played[-1], ko_point=None)
+                   placed_black=position.placed_black + int(np.count_nonzero(played == BLACK)),
+                   placed_white=position.placed_white + int(np.count_nonzero(played == WHITE)),
+                   to_move=3 - int(colours[-1]), last_placer=int(played[-1]), ko_point=None)
     return Finish(done, moves, replace(life, dead=life.dead & (finished == board)))
