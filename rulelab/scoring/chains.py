@@ -92,16 +92,28 @@ def place(b, nb, q, colour, chains):
     libs[q, 0], libs[q, 1], libs[q, 2] = 0, 0, 0
     for k in range(4):
         r = q + nb[k]
-        v = b[r]
-        if v == EMPTY:
-            _count_liberty(libs, q, r, 1)
-        elif v == BLACK or v == WHITE:
+        if b[r] == colour:
             chain = root(parent, r)
-            _count_liberty(libs, chain, q, -1)
-            if v == colour and chain != q:
+            if chain != q:
                 parent[chain] = q
                 for i in range(3):
                     libs[q, i] += libs[chain, i]
+    _count_sides(b, nb, q, chains)
+
+
+@numba.njit(cache=True, inline="always")
+def _count_sides(b, nb, q, chains):
+    """Count the empty sides of the stone on q among its chain's pseudo-liberties, and take
+    q from those of every chain beside it."""
+    parent, libs = chains.parent, chains.libs
+    own = root(parent, q)
+    for k in range(4):
+        r = q + nb[k]
+        v = b[r]
+        if v == EMPTY:
+            _count_liberty(libs, own, r, 1)
+        elif v == BLACK or v == WHITE:
+            _count_liberty(libs, root(parent, r), q, -1)
 
 
 @numba.njit(cache=True)
@@ -141,13 +153,7 @@ def try_stone(b, nb, q, colour, chains):
     parent[q] = own
     if own == q:
         libs[q, 0], libs[q, 1], libs[q, 2] = 0, 0, 0
-    for k in range(4):
-        r = q + nb[k]
-        v = b[r]
-        if v == EMPTY:
-            _count_liberty(libs, own, r, 1)
-        elif v == BLACK or v == WHITE:
-            _count_liberty(libs, root(parent, r), q, -1)
+    _count_sides(b, nb, q, chains)
     return saved
 
 
