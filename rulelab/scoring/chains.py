@@ -11,8 +11,10 @@ and chains only ever merge.
 
 Boards are flat int8 arrays padded with a ``WALL`` ring, so a neighbour of ``p`` is
 ``p + nb[k]`` with ``nb = (-stride, stride, -1, 1)`` and no bounds check is needed.
-A judgement that needs a stone played first plays it on a copy (:func:`with_stone`):
-those judgements are rare, and the forest cannot take a stone back.
+A judgement that needs a stone played first plays it on a copy (:func:`with_stone`), or,
+when the stone joins at most one chain of its colour, puts it on the board itself and
+takes it back after (:func:`try_stone`, :func:`take_back`): the forest's roots then stay
+roots, so the paths halved meanwhile stay true, and no copy is paid for.
 """
 
 from __future__ import annotations
@@ -90,16 +92,28 @@ def place(b, nb, q, colour, chains):
     libs[q, 0], libs[q, 1], libs[q, 2] = 0, 0, 0
     for k in range(4):
         r = q + nb[k]
-        v = b[r]
-        if v == EMPTY:
-            _count_liberty(libs, q, r, 1)
-        elif v == BLACK or v == WHITE:
+        if b[r] == colour:
             chain = root(parent, r)
-            _count_liberty(libs, chain, q, -1)
-            if v == colour and chain != q:
+            if chain != q:
                 parent[chain] = q
                 for i in range(3):
                     libs[q, i] += libs[chain, i]
+    _count_sides(b, nb, q, chains)
+
+
+@numba.njit(cache=True, inline="always")
+def _count_sides(b, nb, q, chains):
+    """Count the empty sides of the stone on q among its chain's pseudo-liberties, and take
+    q from those of every chain beside it."""
+    parent, libs = chains.parent, chains.libs
+    own = root(parent, q)
+    for k in range(4):
+        r = q + nb[k]
+        v = b[r]
+        if v == EMPTY:
+            _count_liberty(libs, own, r, 1)
+        elif v == BLACK or v == WHITE:
+            _count_liberty(libs, root(parent, r), q, -1)
 
 
 @numba.njit(cache=True)
@@ -108,6 +122,49 @@ def with_stone(b, nb, q, colour, chains):
     board, board_chains = b.copy(), copy_chains(chains)
     place(board, nb, q, colour, board_chains)
     return board, board_chains
+
+
+@numba.njit(cache=True)
+def try_stone(b, nb, q, colour, chains):
+    """Put colour on empty q to be taken back (:func:`take_back`), when it touches at most
+    one chain of its colour: it joins that chain under the chain's root (or is a root of
+    its own), and every chain beside q loses q from its pseudo-liberties. Returns the roots
+    and sums it changed, as they were (rows of ``(root, count, sum, squares)``, -1 after
+    the last), or an empty array, with nothing put, when q would join two chains."""
+    parent, libs = chains.parent, chains.libs
+    saved = np.full((5, 4), -1, np.int64)
+    own = q
+    changed = 0
+    for k in range(4):
+        r = q + nb[k]
+        if b[r] == BLACK or b[r] == WHITE:
+            chain = root(parent, r)
+            if b[r] == colour:
+                if own != q and own != chain:
+                    return saved[:0]
+                own = chain
+            if chain not in saved[:changed, 0]:
+                saved[changed, 0] = chain
+                saved[changed, 1:] = libs[chain]
+                changed += 1
+    saved[changed, 0] = q
+    saved[changed, 1:] = libs[q]
+    b[q] = colour
+    parent[q] = own
+    if own == q:
+        libs[q, 0], libs[q, 1], libs[q, 2] = 0, 0, 0
+    _count_sides(b, nb, q, chains)
+    return saved
+
+
+@numba.njit(cache=True)
+def take_back(b, q, chains, saved):
+    """Take back the stone :func:`try_stone` put on q, its sums as they were (``saved``)."""
+    for i in range(saved.shape[0]):
+        if saved[i, 0] >= 0:
+            chains.libs[saved[i, 0]] = saved[i, 1:]
+    b[q] = EMPTY
+    chains.parent[q] = q
 
 
 @numba.njit(cache=True, inline="always")

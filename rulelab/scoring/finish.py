@@ -55,7 +55,8 @@ from rulelab.board import WALL, pad, point_coords, point_index, unpad
 from rulelab.classes import OPEN_DAME, OWED_B, OWED_W, TERRITORY_B, TERRITORY_W
 from rulelab.position import BLACK, EMPTY, WHITE, Life, Position, sgf_point
 
-from .chains import chain_forest, chain_liberties, copy_chains, is_quiet, judge, place, root, with_stone
+from .chains import (chain_forest, chain_liberties, copy_chains, is_quiet, judge, place, root, take_back, try_stone,
+                     with_stone)
 from .point_classes import PointClasses, classify_points
 from .tally import score_all
 
@@ -130,22 +131,40 @@ def _played(w, nb, p, colour, zone, chains):
 
 
 @numba.njit(cache=True)
+def _chain_stones(w, nb, s):
+    """The stones of the chain at s in board order, found by a flood from s (a chain is far
+    smaller than the board the forest would have to be searched over)."""
+    colour = w[s]
+    seen = np.zeros(w.size, np.bool_)
+    stones = np.empty(w.size, np.int64)
+    seen[s], stones[0] = True, s
+    found, i = 1, 0
+    while i < found:
+        p = stones[i]
+        i += 1
+        for k in range(4):
+            r = p + nb[k]
+            if w[r] == colour and not seen[r]:
+                seen[r], stones[found] = True, r
+                found += 1
+    return np.sort(stones[:found])
+
+
+@numba.njit(cache=True)
 def _saving_candidates(w, nb, s, dead, zone, chains):
     """The moves that may give the chain at s, in atari, liberties again: its last liberty
     (a neutral point or in its own territory), and the capture of any dead opposing chain
     in atari beside it (a living one the verdict keeps on the board)."""
     colour = w[s]
-    chain = root(chains.parent, s)
     _, last = chain_liberties(chains, s)
     candidates = [last] if zone[last] == 3 or zone[last] == colour else [-1]
-    for p in range(w.size):
-        if w[p] == colour and root(chains.parent, p) == chain:
-            for k in range(4):
-                r = p + nb[k]
-                if w[r] == 3 - colour and dead[r]:
-                    libs, q = chain_liberties(chains, r)
-                    if libs == 1 and zone[q] != 0:
-                        candidates.append(q)
+    for p in _chain_stones(w, nb, s):
+        for k in range(4):
+            r = p + nb[k]
+            if w[r] == 3 - colour and dead[r]:
+                libs, q = chain_liberties(chains, r)
+                if libs == 1 and zone[q] != 0:
+                    candidates.append(q)
     return candidates
 
 
@@ -184,12 +203,23 @@ def _fill_kind(w, nb, p, colour, dead, zone, chains):
     own, _, captured, ataris, _ = judge(w, nb, p, colour, chains)
     if own < 2 or captured > 0 or ataris == 0:
         return NONE
+    saved = try_stone(w, nb, p, colour, chains)  # a fill that captures nothing: zone unchanged
+    if saved.size:
+        kind = _kind_after_fill(w, nb, p, colour, dead, zone, chains)
+        take_back(w, p, chains, saved)
+        return kind
     board, board_chains, board_zone = _played(w, nb, p, colour, zone, chains)
+    return _kind_after_fill(board, nb, p, colour, dead, board_zone, board_chains)
+
+
+@numba.njit(cache=True)
+def _kind_after_fill(board, nb, p, colour, dead, zone, chains):
+    """What colour's fill of p, on ``board`` and capturing nothing, did (:func:`_fill_kind`)."""
     kind = QUIET
     for k in range(4):
         r = p + nb[k]
-        if board[r] == 3 - colour and not dead[r] and chain_liberties(board_chains, r)[0] == 1:
-            if _saving_move(board, nb, r, dead, board_zone, board_chains) < 0:
+        if board[r] == 3 - colour and not dead[r] and chain_liberties(chains, r)[0] == 1:
+            if _saving_move(board, nb, r, dead, zone, chains) < 0:
                 return KILLING
             kind = FORCING
     return kind
@@ -215,13 +245,11 @@ def _beside_living(w, nb, p, colour, dead):
 def _add_liberties_in_zone(w, nb, d, colour, zone, chains, candidates):
     """Add to candidates the liberties of the chain at d inside colour's territory: the
     moves that start capturing a dead chain standing where colour's chains need room."""
-    chain = root(chains.parent, d)
-    for s in range(w.size):
-        if w[s] == w[d] and root(chains.parent, s) == chain:
-            for k in range(4):
-                q = s + nb[k]
-                if w[q] == EMPTY and zone[q] == colour and q not in candidates:
-                    candidates.append(q)
+    for s in _chain_stones(w, nb, d):
+        for k in range(4):
+            q = s + nb[k]
+            if w[q] == EMPTY and zone[q] == colour and q not in candidates:
+                candidates.append(q)
 
 
 @numba.njit(cache=True)
@@ -305,18 +333,15 @@ def _connection_first(w, nb, p, colour, zone, chains):
 @numba.njit(cache=True)
 def _share_liberty_besides(w, nb, a, b, q, chains):
     """Whether the chains rooted at a and b share an empty point other than q."""
-    n = w.size
-    of_a = np.zeros(n, np.bool_)
-    for p in range(n):
-        if (w[p] == BLACK or w[p] == WHITE) and root(chains.parent, p) == a:
-            for k in range(4):
-                of_a[p + nb[k]] = w[p + nb[k]] == EMPTY
-    for p in range(n):
-        if (w[p] == BLACK or w[p] == WHITE) and root(chains.parent, p) == b:
-            for k in range(4):
-                r = p + nb[k]
-                if r != q and of_a[r]:
-                    return True
+    of_a = np.zeros(w.size, np.bool_)
+    for p in _chain_stones(w, nb, a):
+        for k in range(4):
+            of_a[p + nb[k]] = w[p + nb[k]] == EMPTY
+    for p in _chain_stones(w, nb, b):
+        for k in range(4):
+            r = p + nb[k]
+            if r != q and of_a[r]:
+                return True
     return False
 
 
@@ -325,14 +350,13 @@ def _safe_alone(w, nb, a, colour, zone, chains):
     """Whether the chain rooted at a touches two points of its own territory (which the
     opponent never fills), so it lives whatever is cut from it."""
     first = -1
-    for p in range(w.size):
-        if w[p] == colour and root(chains.parent, p) == a:
-            for k in range(4):
-                r = p + nb[k]
-                if w[r] == EMPTY and zone[r] == colour and r != first:
-                    if first >= 0:
-                        return True
-                    first = r
+    for p in _chain_stones(w, nb, a):
+        for k in range(4):
+            r = p + nb[k]
+            if w[r] == EMPTY and zone[r] == colour and r != first:
+                if first >= 0:
+                    return True
+                first = r
     return False
 
 
@@ -502,15 +526,16 @@ def finish_position(position: Position, life: Life, classes: PointClasses | None
     finished, points, colours, lost = finish_board(board, dead, classes.classes, int(position.to_move), ko,
                                                    not position.ended_by_passes)
     end = len(points) - 2 if len(points) >= 2 and points[-1] < 0 and points[-2] < 0 else len(points)
-    moves = tuple((int(colour), *(divmod(int(p), cols) if p >= 0 else (-1, -1)))
-                  for p, colour in zip(points[:end], colours[:end]))
-    played = [colour for colour, r, _ in moves if r >= 0]
-    if not played:
+    kept, by = points[:end], colours[:end]
+    stone = kept >= 0
+    played = by[stone]
+    if not played.size:
         return Finish(position, (), life)
+    moves = tuple(zip(by.tolist(), np.where(stone, kept // cols, -1).tolist(), np.where(stone, kept % cols, -1).tolist()))
     done = replace(position, board=finished,
                    captured_black=position.captured_black + int(lost[BLACK]),
                    captured_white=position.captured_white + int(lost[WHITE]),
-                   placed_black=position.placed_black + played.count(BLACK),
-                   placed_white=position.placed_white + played.count(WHITE),
-                   to_move=3 - int(colours[-1]), last_placer=played[-1], ko_point=None)
+                   placed_black=position.placed_black + int(np.count_nonzero(played == BLACK)),
+                   placed_white=position.placed_white + int(np.count_nonzero(played == WHITE)),
+                   to_move=3 - int(colours[-1]), last_placer=int(played[-1]), ko_point=None)
     return Finish(done, moves, replace(life, dead=life.dead & (finished == board)))
