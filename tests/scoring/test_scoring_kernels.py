@@ -125,6 +125,7 @@ for a, b in ((STONE_B, STONE_W), (TERRITORY_B, TERRITORY_W), (SEKI_POINT_B, SEKI
 @given(st.integers(5, 19), st.integers(5, 19), st.floats(0.2, 1.3), st.floats(0.0, 0.2),
        st.integers(0, 2**32 - 1), st.booleans())
 @example(16, 9, 1.21875, 0.0, 442613616, False)  # a whole-group seki eye of Black's: its count swaps too
+@example(13, 19, 1.03125, 0.0625, 1989, True)  # and with a dead stone on it
 def test_analysis_is_symmetric_in_the_colours(rows, cols, density, dead_rate, seed, remove):
     # Both colours are favoured once each, so swapping them swaps every class.
     board, dead = random_position(rows, cols, int(rows * cols * density), dead_rate, seed)
@@ -136,7 +137,8 @@ def test_analysis_is_symmetric_in_the_colours(rows, cols, density, dead_rate, se
     n = len(CLASS_NAMES)
     expected = numbers.copy()
     expected[_SWAP_CLASSES] = numbers[:n]  # class counts
-    # dead, dead in seki, tax, and the whole-group seki's territory, owed and dead: black then white
-    for i in (n, n + 2, n + 4, n + 8, n + 10, n + 12):
+    # dead, dead in seki, tax, the whole-group seki's territory, owed and dead, and the points
+    # owed for standing dead stones: black then white
+    for i in (n, n + 2, n + 4, n + 8, n + 10, n + 12, n + 14):
         expected[i], expected[i + 1] = numbers[i + 1], numbers[i]
     assert np.array_equal(expected, numbers_swapped)
