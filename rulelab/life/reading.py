@@ -187,6 +187,13 @@ def _back_to_parent(level, result, attacker, outcome, tried, n_moves):
 
 
 @numba.njit(cache=True)
+def read_depth(space_points, outside_points):
+    """How many moves the exact search reads over a fight on these many points: each
+    point may be played twice (taken, then filled again), and a few moves more."""
+    return 2 * (space_points + outside_points) + 8
+
+
+@numba.njit(cache=True)
 def attacker_wins(padded, stride, defender, space, others, outside, targets, defender_retakes_ko,
                    depth_limit, max_states, mover):
     """Can the attacker capture a point of ``targets`` (the defender's largest string)?
@@ -353,7 +360,7 @@ def attacker_kills(padded: np.ndarray, stride: int, group: EnclosedGroup, *,
     mover = group.colour if defender_first else 3 - group.colour
     won = attacker_wins(padded, stride, group.colour, np.array(group.space, dtype=np.int64), others,
                          np.array(group.outside, dtype=np.int64), np.array(group.body, dtype=np.int64),
-                         defender_retakes_ko, 2 * (len(group.space) + len(group.outside)) + 8, MAX_STATES,
+                         defender_retakes_ko, read_depth(len(group.space), len(group.outside)), MAX_STATES,
                          mover)
     return None if won < 0 else bool(won)
 

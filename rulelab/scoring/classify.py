@@ -101,14 +101,10 @@ def classify(b, nb, dead_colour, settled):
         chains = copy_chains(connected_chains)
         fill_dame(filled, nb, dame, owner, owed_here, favoured, chains)
         owe_vital_points(filled, nb, owner, dead_colour, owed_here, favoured, chains)
-        for p in range(n):
-            if owed_here[p] == favoured:
-                owed_lifted[p] = True
+        owed_lifted |= owed_here == favoured
         if settled:
             owe_standing_captures(filled, nb, dead_colour, owner, owed_here, chains, short)
-        for p in range(n):
-            if owed_here[p] == favoured:
-                owed[p] = favoured
+        owed[owed_here == favoured] = favoured
         liberty, stones = seki_of(filled, nb, dame, owner, dead_colour, chains)
         seki_liberty &= liberty
         in_seki &= stones

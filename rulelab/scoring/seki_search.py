@@ -26,7 +26,8 @@ import numba
 import numpy as np
 
 from rulelab.board import label_components
-from rulelab.life.reading import MAX_EYE_SPACE, MAX_OUTSIDE, MAX_READ_POINTS, MAX_STATES, attacker_wins
+from rulelab.life.reading import (MAX_EYE_SPACE, MAX_OUTSIDE, MAX_READ_POINTS, MAX_STATES, attacker_wins,
+                                  read_depth)
 from rulelab.position import BLACK, EMPTY, WHITE
 
 
@@ -34,9 +35,8 @@ from rulelab.position import BLACK, EMPTY, WHITE
 def _captures(board, stride, defender, space, others, outside, targets, mover):
     """1 if the side against ``defender`` captures a point of ``targets``, ``mover``
     moving first, 0 if not, -1 when the search gives up."""
-    depth = 2 * (len(space) + len(outside)) + 8
-    return attacker_wins(board, stride, defender, space, others, outside, targets, False, depth,
-                         MAX_STATES, mover)
+    return attacker_wins(board, stride, defender, space, others, outside, targets, False,
+                         read_depth(len(space), len(outside)), MAX_STATES, mover)
 
 
 @numba.njit(cache=True)

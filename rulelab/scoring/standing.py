@@ -20,10 +20,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from rulelab.board import label_components
+from rulelab.board import WALL, label_components
 from rulelab.position import BLACK, EMPTY, WHITE
 
-from .chains import root
+from .chains import chain_forest, chain_liberties, root
 
 
 @numba.njit(cache=True)
@@ -66,25 +66,13 @@ def _owe_capture(filled, nb, dead_colour, owner, label, chain, owed):
 @numba.njit(cache=True)
 def short_as_it_stands(b, nb, dead_colour):
     """Per stone of b, whether its chain has fewer than two liberties with the dead
-    stones standing."""
+    stones standing (their points walled off: neither liberties nor chain stones)."""
+    standing = np.where(dead_colour != EMPTY, np.int8(WALL), b)
+    chains = chain_forest(standing, nb)
     short = np.zeros(b.size, np.bool_)
-    for colour in (BLACK, WHITE):
-        stones = b == colour
-        label, count = label_components(nb[1], stones, stones)
-        first = np.full(count, -1, np.int64)
-        two = np.zeros(count, np.bool_)
-        for p in range(b.size):
-            if label[p] >= 0:
-                for k in range(4):
-                    q = p + nb[k]
-                    if b[q] == EMPTY and dead_colour[q] == EMPTY:
-                        if first[label[p]] < 0:
-                            first[label[p]] = q
-                        elif first[label[p]] != q:
-                            two[label[p]] = True
-        for p in range(b.size):
-            if label[p] >= 0 and not two[label[p]]:
-                short[p] = True
+    for p in range(b.size):
+        if b[p] == BLACK or b[p] == WHITE:
+            short[p] = chain_liberties(chains, p)[0] < 2
     return short
 
 
