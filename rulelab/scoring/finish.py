@@ -28,7 +28,11 @@ side making on its turn the first move of this list it can (points in board orde
    threatening nothing, one beside the opponent's living stones first (the boundary the
    two sides share; a dame among one's own stones and other dame is the last to fill);
 6. *connect first*: a protective move in its own territory without which a neutral
-   point cannot be filled (its chain would keep one liberty there).
+   point cannot be filled (its chain would keep one liberty there);
+7. *guard against a capture*: a protective move for a living chain of its own of two
+   liberties that the opponent, moving first, could capture by a few moves' reading once
+   the dame are filled (:mod:`.tactics`: a throw-in inside its territory, a net beside a
+   dead stone), by the first of the chain's defences after which it cannot.
 
 Otherwise it passes; two passes in a row end the game. The dead stones stay on the board
 as the players leave them until the count, taking liberties, and are captured only by a
@@ -51,13 +55,14 @@ from dataclasses import dataclass, replace
 import numba
 import numpy as np
 
-from rulelab.board import WALL, pad, point_coords, point_index, unpad
+from rulelab.board import LEGAL, NO_POINT, SUICIDE_NONE, WALL, pad, play, point_coords, point_index, unpad
 from rulelab.classes import OPEN_DAME, OWED_B, OWED_W, TERRITORY_B, TERRITORY_W
 from rulelab.position import BLACK, EMPTY, WHITE, Life, Position, sgf_point
 
 from .chains import (chain_forest, chain_liberties, copy_chains, is_quiet, judge, place, root, take_back, try_stone,
                      with_stone)
 from .point_classes import PointClasses, classify_points
+from .tactics import DEPTH, capturable, defence_moves
 from .tally import score_all
 
 NONE, QUIET, FORCING, KILLING = 0, 1, 2, 3
@@ -382,6 +387,31 @@ def _cut_threat(w, nb, q, colour, dead, zone, chains):
 
 
 @numba.njit(cache=True)
+def _capture_guard(w, nb, dead, colour, ban, chains):
+    """colour's protective move for its first living chain the opponent could capture
+    (:func:`.tactics.capturable`): the first of the chain's defences after which it no
+    longer can; -1 if no chain needs one."""
+    stride = nb[1]
+    judged = np.zeros(w.size, np.bool_)
+    seen = np.zeros(w.size, np.bool_)
+    scratch = np.empty(w.size, np.int32)
+    defences = np.empty(16, np.int64)
+    for s in range(w.size):
+        if w[s] != colour or dead[s] or judged[root(chains.parent, s)]:
+            continue
+        judged[root(chains.parent, s)] = True
+        if not capturable(w, stride, s, DEPTH):
+            continue
+        for i in range(defence_moves(w, stride, s, seen, defences)):
+            q = defences[i]
+            board = w.copy()
+            if q != ban and play(board, stride, q, colour, NO_POINT, SUICIDE_NONE, scratch)[0] == LEGAL:
+                if not capturable(board, stride, s, DEPTH):
+                    return q
+    return -1
+
+
+@numba.njit(cache=True)
 def _choose(w, nb, zone, dead, colour, ban, chains, kos):
     """colour's move, by the module docstring's list; -1 to pass."""
     n = w.size
@@ -425,7 +455,7 @@ def _choose(w, nb, zone, dead, colour, ban, chains, kos):
             q = _connection_first(w, nb, p, colour, zone, chains)
             if q >= 0 and q != ban:
                 return q
-    return -1
+    return _capture_guard(w, nb, dead, colour, ban, chains)
 
 
 @numba.njit(cache=True)

@@ -1,0 +1,172 @@
+"""Whether a chain short of liberties can be captured: the reading behind a protective move.
+
+A living chain of two liberties inside its own territory may still be lost once the
+dame are filled: the opponent plays a liberty (a stone that dies there later, and is
+its owner's prisoner), the chain answers, and a second move captures it, or a dead
+stone beside it takes part. J1989 Art. 9 commentary: a move that would capture must be
+answered, so its owner makes the protective move before the game ends, at the cost of
+a point of territory. Hon-55-1 of the default corpus is one: White's R13.
+
+The reading is the one of a ladder or a net of a few moves: the attacker plays a
+liberty of the chain; the defender plays a liberty, captures an attacking chain in
+atari beside it, or passes. A chain of more than :data:`MAX_LIBERTIES` liberties, or
+still standing after :data:`DEPTH` moves, is safe. The simple ko rule holds (a single
+stone just taken may not be retaken at once). The search keeps its positions in
+arrays, one row per move read.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from rulelab.board import LEGAL, NO_POINT, SUICIDE_NONE, play
+from rulelab.position import EMPTY
+
+MAX_LIBERTIES = 2
+"""A chain of more liberties is safe: more would make every chain along a boundary
+of open dame a candidate, most of them safe for reasons a short reading cannot see."""
+DEPTH = 7
+"""Moves read: an atari, its answer and the attacks that follow, enough for the
+throw-ins and shortages of an unfinished record; deeper reading changes no count of
+the default corpus."""
+_MOVES = 16
+"""Room for one position's moves: two liberties, the last liberty of each attacking
+chain in atari beside the chain (a handful), and a pass."""
+
+
+@numba.njit(cache=True)
+def _liberties(board, stride, s, seen, out):
+    """How many liberties the chain at s has; the first ``out.size`` of them go into
+    ``out``, in board order when all fit. ``seen``: scratch of ``board.size``, left clear."""
+    colour = board[s]
+    stack = [s]
+    stones = [s]
+    seen[s] = True
+    n = 0
+    while stack:
+        p = stack.pop()
+        for d in (-stride, -1, 1, stride):
+            q = p + d
+            if seen[q]:
+                continue
+            if board[q] == colour:
+                seen[q] = True
+                stack.append(q)
+                stones.append(q)
+            elif board[q] == EMPTY:
+                seen[q] = True
+                stones.append(q)
+                if n < out.size:
+                    out[n] = q
+                n += 1
+    for q in stones:
+        seen[q] = False
+    found = min(n, out.size)
+    out[:found] = np.sort(out[:found])
+    return n
+
+
+@numba.njit(cache=True)
+def defence_moves(board, stride, s, seen, out):
+    """The defender's moves for the chain at s into ``out`` in board order: its liberties
+    and the last liberty of each opposing chain in atari beside it; how many."""
+    colour = board[s]
+    libs = np.empty(MAX_LIBERTIES + 1, np.int64)
+    n = min(_liberties(board, stride, s, seen, libs), MAX_LIBERTIES + 1)
+    out[:n] = libs[:n]
+    one = np.empty(2, np.int64)
+    stack = [s]
+    chain = [s]
+    seen[s] = True
+    while stack:
+        p = stack.pop()
+        for d in (-stride, -1, 1, stride):
+            q = p + d
+            if board[q] == colour and not seen[q]:
+                seen[q] = True
+                stack.append(q)
+                chain.append(q)
+            elif board[q] == 3 - colour and _liberties(board, stride, q, seen, one) == 1:
+                known = False
+                for i in range(n):
+                    known = known or out[i] == one[0]
+                if not known and n < out.size - 1:
+                    out[n] = one[0]
+                    n += 1
+    for q in chain:
+        seen[q] = False
+    out[:n] = np.sort(out[:n])
+    return n
+
+
+@numba.njit(cache=True)
+def capturable(board, stride, s, depth):
+    """Whether the opponent of the chain at s, moving first, captures it within ``depth``
+    moves (module docstring). ``board`` is padded and left as it was."""
+    n = board.size
+    boards = np.empty((depth + 1, n), np.int8)
+    kos = np.empty(depth + 1, np.int64)
+    moves = np.empty((depth + 1, _MOVES), np.int64)
+    n_moves = np.zeros(depth + 1, np.int64)
+    tried = np.zeros(depth + 1, np.int64)
+    value = np.zeros(depth + 1, np.bool_)
+    seen = np.zeros(n, np.bool_)
+    scratch = np.empty(n, np.int32)
+    libs = np.empty(MAX_LIBERTIES + 1, np.int64)
+    defender = board[s]
+    boards[0, :] = board
+    kos[0] = NO_POINT
+    level, new = 0, True
+    while True:
+        if new:  # the position at ``level``: decided at once, or its moves listed
+            new = False
+            here = boards[level]
+            attacking = level % 2 == 0
+            decided = True
+            if here[s] == EMPTY:
+                result = True
+            elif _liberties(here, stride, s, seen, libs) > MAX_LIBERTIES or level == depth:
+                result = False
+            else:
+                decided = False
+                if attacking:
+                    k = min(_liberties(here, stride, s, seen, libs), MAX_LIBERTIES)
+                    moves[level, :k] = libs[:k]
+                else:
+                    k = defence_moves(here, stride, s, seen, moves[level])
+                    moves[level, k] = NO_POINT
+                    k += 1
+                n_moves[level], tried[level], value[level] = k, 0, not attacking
+            if decided:
+                if level == 0:
+                    return result
+                level -= 1
+                if result == (level % 2 == 0):  # the mover of the parent found its win
+                    value[level] = result
+                    tried[level] = n_moves[level]
+        mover = 3 - defender if level % 2 == 0 else defender
+        while tried[level] < n_moves[level]:
+            p = moves[level, tried[level]]
+            tried[level] += 1
+            child = boards[level + 1]
+            child[:] = boards[level]
+            if p == NO_POINT:
+                kos[level + 1] = NO_POINT
+            else:
+                status, _, _, ko = play(child, stride, p, mover, kos[level], SUICIDE_NONE, scratch)
+                if status != LEGAL:
+                    continue
+                kos[level + 1] = ko
+            level += 1
+            new = True
+            break
+        if new:
+            continue
+        result = value[level]
+        if level == 0:
+            return result
+        level -= 1
+        if result == (level % 2 == 0):
+            value[level] = result
+            tried[level] = n_moves[level]
