@@ -8,7 +8,9 @@ side making on its turn the first move of this list it can (points in board orde
 1. *protect*: a living chain of its own in atari gets two liberties again, by a stone on
    its last liberty (a neutral point or in its own territory: J1989 Art. 9 commentary, a
    filled dame that puts a chain in atari must be answered, inside one's territory if need
-   be) or by capturing a dead opposing chain in atari beside it;
+   be) or by capturing a dead opposing chain in atari beside it; not a lone stone among
+   dead opposing stones whose capture would be a ko (the capturing stone in atari among
+   its living stones), which brings the dead stones nothing;
    *mend a shortage*: where the opponent's fill of a neutral point would put a living
    chain of its own in atari for good, the fill of that point or a liberty of the chains
    beside it (neutral or in its own territory) that stops it, though nothing is in atari
@@ -387,6 +389,33 @@ def _cut_threat(w, nb, q, colour, dead, zone, chains):
 
 
 @numba.njit(cache=True)
+def _lone_among_dead(w, nb, s, dead):
+    """Whether the stone at s stands alone among dead opposing stones (and the edge) but
+    for one liberty, where a capturing stone would stand among s's colour's living stones:
+    its capture is a ko that brings the dead stones nothing, so it needs no protection
+    (Hon-60-2 of the default corpus: the players leave Black's B16 so)."""
+    colour = w[s]
+    last, beside_dead = -1, False
+    for k in range(4):
+        r = s + nb[k]
+        if w[r] == EMPTY:
+            if last >= 0:
+                return False
+            last = r
+        elif w[r] == 3 - colour and dead[r]:
+            beside_dead = True
+        elif w[r] != WALL:
+            return False
+    if last < 0 or not beside_dead:
+        return False
+    for k in range(4):
+        r = last + nb[k]
+        if r != s and w[r] != WALL and (w[r] != colour or dead[r]):
+            return False
+    return True
+
+
+@numba.njit(cache=True)
 def _capture_guard(w, nb, dead, colour, ban, chains):
     """colour's protective move for its first living chain the opponent could capture
     (:func:`.tactics.capturable`): the first of the chain's defences after which it no
@@ -400,7 +429,7 @@ def _capture_guard(w, nb, dead, colour, ban, chains):
         if w[s] != colour or dead[s] or judged[root(chains.parent, s)]:
             continue
         judged[root(chains.parent, s)] = True
-        if not capturable(w, stride, s, DEPTH):
+        if _lone_among_dead(w, nb, s, dead) or not capturable(w, stride, s, DEPTH):
             continue
         for i in range(defence_moves(w, stride, s, seen, defences)):
             q = defences[i]
@@ -422,7 +451,7 @@ def _choose(w, nb, zone, dead, colour, ban, chains, kos):
             if judged[chain]:
                 continue
             judged[chain] = True
-            if chain_liberties(chains, s)[0] == 1:
+            if chain_liberties(chains, s)[0] == 1 and not _lone_among_dead(w, nb, s, dead):
                 q = _saving_move(w, nb, s, dead, zone, chains)
                 if q >= 0 and q != ban:
                     return q
