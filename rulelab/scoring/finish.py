@@ -17,37 +17,41 @@ side making on its turn the first move of this list it can (points in board orde
    yet (GNU Go's play-outs make them too: Hon-47-4 of the default corpus), or a stone on
    a liberty of a dead chain beside them, whose capture must start in time (J1989 Art.
    10-1: dead stones stand until the end);
-2. *ko*: the capture of one living lone stone that the other side could take back at
-   once (a half-point ko is taken, then connected by 1), unless the record ended by two
-   passes: the kos its players left open are the rules' to settle
-   (:mod:`rulelab.life.status`, its unmended kos and ko kills);
-3. *forcing fill*: a neutral point whose filling puts living opposing chains in atari
+2. *forcing fill*: a neutral point whose filling puts living opposing chains in atari
    that one move saves, the opponent's answer;
-4. *answer a cut*: a neutral point it may fill that is the only liberty two of its living
+3. *answer a cut*: a neutral point it may fill that is the only liberty two of its living
    chains share, one of them without two points of its own territory, when the opponent
    could fill it (a fill that threatens to cut must be answered: J1989 Art. 9 commentary);
-5. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
+4. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
    threatening nothing, one beside the opponent's living stones first (the boundary the
    two sides share; a dame among one's own stones and other dame is the last to fill);
-6. *connect first*: a protective move in its own territory without which a neutral
+5. *connect first*: a protective move in its own territory without which a neutral
    point cannot be filled (its chain would keep one liberty there);
-7. *guard against a capture*: a protective move for a living chain of its own of two
+6. *guard against a capture*: a protective move for a living chain of its own of two
    liberties that the opponent, moving first, could capture by a few moves' reading once
    the dame are filled (:mod:`.tactics`: a throw-in inside its territory, a net beside a
    dead stone), by the first of the chain's defences after which it cannot.
 
-Otherwise it passes; two passes in a row end the game. The dead stones stay on the board
-as the players leave them until the count, taking liberties, and are captured only by a
-protective move (they are prisoners either way). The finisher never captures a chain
-the verdict keeps alive but in a ko (a lone stone in atari among dead stones is not one:
-its owner protects it, inside its territory, Hon-76-2), never fills a neutral
-point that would put a living chain in atari for good, a seki liberty, a point of a seki
-group's regions, a point of a living group's territory other than a protective move of
-that group, nor a point a dead stone holds; once captured, the dead chain's points are
-its captor's territory. Every ruleset then counts the finished board
-as it counts any board: a protective stone inside one's territory replaces a point of
-territory (territory scoring pays for it), a filled dame is a stone of its filler (area
-scoring counts it).
+Otherwise it passes; two passes in a row end the game.
+
+The last ko is its holder's: a living lone stone in atari that the opponent could take as
+a ko is connected on its holder's turn (*protect*), and the opponent never takes it. A ko
+a record leaves open is one its players fought and its holder kept: Hon-90-3 of the
+default corpus took and retook its ko at moves 187 and 190 and went on 20 moves without
+taking it again; T-14-1 took it four times and ends "W connects at q7". Of the 15 games of
+the default corpus whose count the side to move taking such a ko would change, the records
+count 10 as the holder connecting and 2 as the side to move taking it, and GNU Go's
+play-outs leave 9 of the 13 of them it finished to the holder.
+
+The dead stones stay on the board as the players leave them until the count, taking
+liberties, and are captured only by a protective move (they are prisoners either way).
+The finisher never captures a chain the verdict keeps alive, never fills a neutral point that would put a living chain in atari for good,
+a seki liberty, a point of a seki group's regions, a point of a living group's territory
+other than a protective move of that group, nor a point a dead stone holds; once
+captured, the dead chain's points are its captor's territory. Every ruleset then counts
+the finished board as it counts any board: a protective stone inside one's territory
+replaces a point of territory (territory scoring pays for it), a filled dame is a stone
+of its filler (area scoring counts it).
 """
 
 from __future__ import annotations
@@ -298,33 +302,6 @@ def _shortage_guard(w, nb, p, colour, dead, zone, chains):
 
 
 @numba.njit(cache=True)
-def _takes_ko(w, nb, p, colour, dead, chains):
-    """Whether colour on p takes a ko: p's sides are the opponent's living stones (or the
-    edge), one of them a lone stone in atari whose other sides are colour's living stones
-    (or the edge), so that the opponent could take back at once. A lone stone among dead
-    stones, or one whose capture leaves p other liberties, is no ko: taking it would kill
-    what the verdict keeps alive."""
-    taken = -1
-    for k in range(4):
-        r = p + nb[k]
-        if w[r] == WALL:
-            continue
-        if w[r] != 3 - colour or dead[r]:
-            return False
-        if chain_liberties(chains, r)[0] == 1:
-            if taken >= 0:
-                return False  # more than one stone taken
-            taken = r
-    if taken < 0:
-        return False
-    for k in range(4):
-        q = taken + nb[k]
-        if q != p and w[q] != WALL and (w[q] != colour or dead[q]):
-            return False
-    return True
-
-
-@numba.njit(cache=True)
 def _connection_first(w, nb, p, colour, zone, chains):
     """The point of colour's own territory it must connect at before it can fill p, or -1."""
     own, last, captured, _, _ = judge(w, nb, p, colour, chains)
@@ -441,7 +418,7 @@ def _capture_guard(w, nb, dead, colour, ban, chains):
 
 
 @numba.njit(cache=True)
-def _choose(w, nb, zone, dead, colour, ban, chains, kos):
+def _choose(w, nb, zone, dead, colour, ban, chains):
     """colour's move, by the module docstring's list; -1 to pass."""
     n = w.size
     judged = np.zeros(n, np.bool_)
@@ -461,9 +438,6 @@ def _choose(w, nb, zone, dead, colour, ban, chains, kos):
             q = _shortage_guard(w, nb, p, colour, dead, zone, chains)
             if q >= 0 and q != ban:
                 return q
-    for p in range(n):
-        if kos and w[p] == EMPTY and zone[p] != 0 and p != ban and _takes_ko(w, nb, p, colour, dead, chains):
-            return p
     kinds = np.zeros(n, np.int8)
     for p in range(n):
         if w[p] == EMPTY and zone[p] == 3 and p != ban:
@@ -488,10 +462,10 @@ def _choose(w, nb, zone, dead, colour, ban, chains, kos):
 
 
 @numba.njit(cache=True)
-def finish_board(board, dead, classes, to_move, ko, kos):
+def finish_board(board, dead, classes, to_move, ko):
     """Play ``(rows, cols)`` board to its end (module docstring). ``dead``: the verdict's
     dead stones; ``classes``: the board's point classes under it; ``ko``: the flat point
-    ``to_move`` may not take back (-1: none); ``kos``: whether a ko may be taken. Returns the finished board, the moves as flat
+    ``to_move`` may not take back (-1: none). Returns the finished board, the moves as flat
     points (-1: a pass, the last two ending the game) and colours, and the stones each
     colour lost (index 1, 2) to a capture."""
     rows, cols = board.shape
@@ -509,7 +483,7 @@ def finish_board(board, dead, classes, to_move, ko, kos):
     made = 0
     passes = 0
     while passes < 2 and made < limit:
-        p = _choose(w, nb, zone, dead_at, colour, ban, chains, kos)
+        p = _choose(w, nb, zone, dead_at, colour, ban, chains)
         colours[made] = colour
         row, col = point_coords(p, cols)
         moves[made] = -1 if p < 0 else row * cols + col
@@ -582,8 +556,7 @@ def finish_position(position: Position, life: Life, classes: PointClasses | None
     rows, cols = board.shape
     ko = -1 if position.ko_point is None else position.ko_point[0] * cols + position.ko_point[1]
     dead = np.asarray(life.dead, dtype=np.bool_) & (board != EMPTY)
-    finished, points, colours, lost = finish_board(board, dead, classes.classes, int(position.to_move), ko,
-                                                   not position.ended_by_passes)
+    finished, points, colours, lost = finish_board(board, dead, classes.classes, int(position.to_move), ko)
     end = len(points) - 2 if len(points) >= 2 and points[-1] < 0 and points[-2] < 0 else len(points)
     kept, by = points[:end], colours[:end]
     stone = kept >= 0

@@ -57,14 +57,6 @@ def test_the_finisher_keeps_the_dead_stones_and_never_plays_on_them():
     assert all((r, c) != (2, 3) for _, r, c in done.moves)
 
 
-def test_the_kos_of_a_record_that_ended_by_passes_are_left_to_the_rules():
-    """White to move would take the ko (last_ko_white_to_move); after two passes the
-    players left it to the rules' confirmation (rulelab.life.status), so Black mends it."""
-    named = NAMED["last_ko_white_to_move"]
-    done = finish_position(named.position(ended_by_passes=True), named.life())
-    assert done.sgf() == ";W[];B[cb]"
-
-
 def test_a_shortage_of_liberties_is_mended_before_the_dame_are_filled():
     # White filling (6,2) would put the black corner stones in atari for good (saved at
     # (5,0), they would keep one liberty): Black to move mends at (5,0) before filling the
