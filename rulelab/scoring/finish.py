@@ -45,13 +45,14 @@ play-outs leave 9 of the 13 of them it finished to the holder.
 
 The dead stones stay on the board as the players leave them until the count, taking
 liberties, and are captured only by a protective move (they are prisoners either way).
-The finisher never captures a chain the verdict keeps alive, never fills a neutral point that would put a living chain in atari for good,
-a seki liberty, a point of a seki group's regions, a point of a living group's territory
-other than a protective move of that group, nor a point a dead stone holds; once
-captured, the dead chain's points are its captor's territory. Every ruleset then counts
-the finished board as it counts any board: a protective stone inside one's territory
-replaces a point of territory (territory scoring pays for it), a filled dame is a stone
-of its filler (area scoring counts it).
+The finisher never captures a chain the verdict keeps alive, never fills a neutral point
+that would put a living chain in atari for good, a seki liberty, a point of a seki
+group's regions, a point of a living group's territory other than a protective move of
+that group, nor a point a dead stone holds; once captured, the dead chain's points are
+its captor's territory. Every ruleset then counts the finished board as it counts any
+board: a protective stone inside one's territory replaces a point of territory
+(territory scoring pays for it), a filled dame is a stone of its filler (area scoring
+counts it).
 """
 
 from __future__ import annotations
