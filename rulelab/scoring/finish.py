@@ -69,7 +69,7 @@ from rulelab.position import BLACK, EMPTY, WHITE, Life, Position, sgf_point
 from .chains import (chain_forest, chain_liberties, copy_chains, is_quiet, judge, place, root, take_back, try_stone,
                      with_stone)
 from .point_classes import PointClasses, classify_points
-from .tactics import DEPTH, capturable, defence_moves
+from .tactics import DEPTH, MAX_LIBERTIES, capturable, defence_moves, flood
 from .tally import score_all
 
 NONE, QUIET, FORCING, KILLING = 0, 1, 2, 3
@@ -402,14 +402,22 @@ def _capture_guard(w, nb, dead, colour, ban, chains):
     judged = np.zeros(w.size, np.bool_)
     seen = np.zeros(w.size, np.bool_)
     scratch = np.empty(w.size, np.int32)
+    points = np.empty(w.size, np.int64)
+    other = np.empty(w.size, np.int64)
     defences = np.empty(16, np.int64)
     for s in range(w.size):
-        if w[s] != colour or dead[s] or judged[root(chains.parent, s)]:
+        if w[s] != colour or dead[s]:
             continue
-        judged[root(chains.parent, s)] = True
-        if _lone_among_dead(w, nb, s, dead) or not capturable(w, stride, s, DEPTH):
+        chain = root(chains.parent, s)
+        if judged[chain] or chains.libs[chain, 0] > 4 * MAX_LIBERTIES:  # 4 stones at most beside a liberty
+            judged[chain] = True
             continue
-        for i in range(defence_moves(w, stride, s, seen, defences)):
+        judged[chain] = True
+        if flood(w, stride, s, seen, points)[1] > MAX_LIBERTIES or _lone_among_dead(w, nb, s, dead):
+            continue
+        if not capturable(w, stride, s, DEPTH):
+            continue
+        for i in range(defence_moves(w, stride, s, seen, points, other, defences)):
             q = defences[i]
             board = w.copy()
             if q != ban and play(board, stride, q, colour, NO_POINT, SUICIDE_NONE, scratch)[0] == LEGAL:

@@ -36,66 +36,54 @@ chain in atari beside the chain (a handful), and a pass."""
 
 
 @numba.njit(cache=True)
-def _liberties(board, stride, s, seen, out):
-    """How many liberties the chain at s has; the first ``out.size`` of them go into
-    ``out``, in board order when all fit. ``seen``: scratch of ``board.size``, left clear."""
+def flood(board, stride, s, seen, points):
+    """The chain at s: its stones go to the front of ``points`` (scratch of ``board.size``),
+    its liberties to the back, last found last; ``(stones, liberties)``. ``seen``: scratch
+    of ``board.size``, left clear."""
     colour = board[s]
-    stack = [s]
-    stones = [s]
+    last = points.size - 1
+    points[0] = s
     seen[s] = True
-    n = 0
-    while stack:
-        p = stack.pop()
+    stones, libs, i = 1, 0, 0
+    while i < stones:
+        p = points[i]
+        i += 1
         for d in (-stride, -1, 1, stride):
             q = p + d
             if seen[q]:
                 continue
             if board[q] == colour:
                 seen[q] = True
-                stack.append(q)
-                stones.append(q)
+                points[stones] = q
+                stones += 1
             elif board[q] == EMPTY:
                 seen[q] = True
-                stones.append(q)
-                if n < out.size:
-                    out[n] = q
-                n += 1
-    for q in stones:
-        seen[q] = False
-    found = min(n, out.size)
-    out[:found] = np.sort(out[:found])
-    return n
+                points[last - libs] = q
+                libs += 1
+    seen[points[:stones]] = False
+    seen[points[last - libs + 1:]] = False
+    return stones, libs
 
 
 @numba.njit(cache=True)
-def defence_moves(board, stride, s, seen, out):
+def defence_moves(board, stride, s, seen, points, other, out):
     """The defender's moves for the chain at s into ``out`` in board order: its liberties
-    and the last liberty of each opposing chain in atari beside it; how many."""
+    and the last liberty of each opposing chain in atari beside it; how many. ``points``
+    and ``other``: scratch of ``board.size``."""
     colour = board[s]
-    libs = np.empty(MAX_LIBERTIES + 1, np.int64)
-    n = min(_liberties(board, stride, s, seen, libs), MAX_LIBERTIES + 1)
-    out[:n] = libs[:n]
-    one = np.empty(2, np.int64)
-    stack = [s]
-    chain = [s]
-    seen[s] = True
-    while stack:
-        p = stack.pop()
+    stones, libs = flood(board, stride, s, seen, points)
+    n = min(libs, MAX_LIBERTIES + 1)
+    out[:n] = points[points.size - n:]
+    for i in range(stones):
         for d in (-stride, -1, 1, stride):
-            q = p + d
-            if board[q] == colour and not seen[q]:
-                seen[q] = True
-                stack.append(q)
-                chain.append(q)
-            elif board[q] == 3 - colour and _liberties(board, stride, q, seen, one) == 1:
+            q = points[i] + d
+            if board[q] == 3 - colour and flood(board, stride, q, seen, other)[1] == 1:
                 known = False
-                for i in range(n):
-                    known = known or out[i] == one[0]
+                for j in range(n):
+                    known = known or out[j] == other[-1]
                 if not known and n < out.size - 1:
-                    out[n] = one[0]
+                    out[n] = other[-1]
                     n += 1
-    for q in chain:
-        seen[q] = False
     out[:n] = np.sort(out[:n])
     return n
 
@@ -113,7 +101,8 @@ def capturable(board, stride, s, depth):
     value = np.zeros(depth + 1, np.bool_)
     seen = np.zeros(n, np.bool_)
     scratch = np.empty(n, np.int32)
-    libs = np.empty(MAX_LIBERTIES + 1, np.int64)
+    points = np.empty(n, np.int64)
+    other = np.empty(n, np.int64)
     defender = board[s]
     boards[0, :] = board
     kos[0] = NO_POINT
@@ -126,15 +115,15 @@ def capturable(board, stride, s, depth):
             decided = True
             if here[s] == EMPTY:
                 result = True
-            elif _liberties(here, stride, s, seen, libs) > MAX_LIBERTIES or level == depth:
+            elif flood(here, stride, s, seen, points)[1] > MAX_LIBERTIES or level == depth:
                 result = False
             else:
                 decided = False
                 if attacking:
-                    k = min(_liberties(here, stride, s, seen, libs), MAX_LIBERTIES)
-                    moves[level, :k] = libs[:k]
+                    k = flood(here, stride, s, seen, points)[1]
+                    moves[level, :k] = np.sort(points[n - k:])
                 else:
-                    k = defence_moves(here, stride, s, seen, moves[level])
+                    k = defence_moves(here, stride, s, seen, points, other, moves[level])
                     moves[level, k] = NO_POINT
                     k += 1
                 n_moves[level], tried[level], value[level] = k, 0, not attacking

@@ -123,7 +123,8 @@ def test_the_defences_are_the_liberties_and_the_captures_in_board_order():
     ''').board, np.int8))
     stride = 6
     out = np.empty(16, np.int64)
-    n = defence_moves(board, stride, point_index(1, 1, 4), np.zeros(board.size, np.bool_), out)
+    n = defence_moves(board, stride, point_index(1, 1, 4), np.zeros(board.size, np.bool_), np.empty(board.size, np.int64),
+                      np.empty(board.size, np.int64), out)
     assert sorted(out[:n].tolist()) == out[:n].tolist()
     assert set(out[:n].tolist()) == {point_index(1, 2, 4), point_index(0, 0, 4), point_index(2, 0, 4)}
 
