@@ -32,7 +32,7 @@ import numba
 import numpy as np
 from scipy import ndimage
 
-from rulelab.board import LEGAL, NO_POINT, SUICIDE_NONE, legality, pad, play
+from rulelab.board import LEGAL, NO_POINT, SUICIDE_NONE, pad, play
 from rulelab.life.regions import label_areas, label_strings
 from rulelab.position import BLACK, EMPTY, WHITE
 
@@ -304,11 +304,13 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
             free = c == defender and defender_retakes_ko
             banned = ko[level] if holder[level] == opp and not free else NO_POINT
             board = boards[level]
-            if board[p] != EMPTY or legality(board, stride, p, c, banned, SUICIDE_NONE, scratch) != LEGAL:
+            if board[p] != EMPTY:
                 continue
             boards[child, :] = board
             after = boards[child]
-            _, captured, _, new_ko = play(after, stride, p, c, banned, SUICIDE_NONE, scratch)
+            status, captured, _, new_ko = play(after, stride, p, c, banned, SUICIDE_NONE, scratch)
+            if status != LEGAL:  # refused, the child's board left as its parent's
+                continue
             if c != defender and captured:
                 taken = False
                 for t in targets:
