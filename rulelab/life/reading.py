@@ -162,15 +162,37 @@ _MEMO_SLOTS = 1 << (2 * MAX_STATES - 1).bit_length()
 """Slots of the search's hash table: a power of two, at least twice :data:`MAX_STATES`."""
 
 
+@numba.njit(cache=True, inline="always")
+def _mix(x):
+    """A 64-bit mix of x (splitmix64's finaliser): the key of a stone or a state's facts."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@numba.njit(cache=True, inline="always")
+def _stone_key(p, colour):
+    """The Zobrist key of a colour's stone on p: a board's key is the xor of its stones'
+    keys, so a move changes it by the keys of the stone put and the stones taken."""
+    return _mix(np.uint64(4 * p + colour + 1))
+
+
 @numba.njit(cache=True)
-def _state_hash(board, colour, passes, ko, holder):
-    """FNV-1a over the board and the other parts of a search state."""
-    prime = np.uint64(1099511628211)
-    h = np.uint64(14695981039346656037)
-    for i in range(board.size):
-        h = (h ^ np.uint64(board[i])) * prime
+def _board_key(board):
+    """The xor of the keys of the stones of board (:func:`_stone_key`)."""
+    h = np.uint64(0)
+    for p in range(board.size):
+        if board[p] == BLACK or board[p] == WHITE:
+            h ^= _stone_key(p, board[p])
+    return h
+
+
+@numba.njit(cache=True, inline="always")
+def _state_hash(board_key, colour, passes, ko, holder):
+    """The hash of a search state: its board's key and its other parts."""
+    h = board_key
     for v in (colour, passes, ko + 1, holder):
-        h = (h ^ np.uint64(v)) * prime
+        h = _mix(h ^ np.uint64(v))
     return h
 
 
@@ -213,6 +235,7 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
     n = padded.size
     levels = depth_limit + 2
     boards = np.empty((levels, n), np.int8)
+    keys = np.empty(levels, np.uint64)  # of the boards (:func:`_board_key`), kept move by move
     colour = np.empty(levels, np.int64)
     passes = np.empty(levels, np.int64)
     ko = np.empty(levels, np.int64)
@@ -231,6 +254,7 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
     stored = np.empty((min(max_states, 256), n), np.int8)
     count = 0
     boards[0, :] = padded
+    keys[0] = _board_key(padded)
     colour[0], passes[0], ko[0], holder[0] = mover, 0, NO_POINT, EMPTY
     level, new = 0, True
     while True:
@@ -240,7 +264,7 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
             searched = False
             if passes[level] < 2 and level <= depth_limit:
                 board = boards[level]
-                h = _state_hash(board, colour[level], passes[level], ko[level], holder[level])
+                h = _state_hash(keys[level], colour[level], passes[level], ko[level], holder[level])
                 slot = np.int64(h & np.uint64(_MEMO_SLOTS - 1))
                 known = -1
                 while slots[slot] >= 0:
@@ -297,6 +321,7 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
             child = level + 1
             if p == NO_POINT:
                 boards[child, :] = boards[level]
+                keys[child] = keys[level]
                 colour[child], passes[child] = opp, passes[level] + 1
                 ko[child], holder[child] = ko[level], holder[level]
                 new = True
@@ -311,6 +336,9 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
             status, captured, _, new_ko = play(after, stride, p, c, banned, SUICIDE_NONE, scratch)
             if status != LEGAL:  # refused, the child's board left as its parent's
                 continue
+            keys[child] = keys[level] ^ _stone_key(p, c)
+            for j in range(captured):
+                keys[child] ^= _stone_key(scratch[j], opp)
             if c != defender and captured:
                 taken = False
                 for t in targets:
