@@ -32,7 +32,7 @@ import numba
 import numpy as np
 from scipy import ndimage
 
-from rulelab.board import LEGAL, NO_POINT, SUICIDE_NONE, pad, play
+from rulelab.board import LEGAL, NO_POINT, SUICIDE_NONE, pad, play, splitmix64, zobrist_hash, zobrist_keys
 from rulelab.life.regions import label_areas, label_strings
 from rulelab.position import BLACK, EMPTY, WHITE
 
@@ -163,36 +163,11 @@ _MEMO_SLOTS = 1 << (2 * MAX_STATES - 1).bit_length()
 
 
 @numba.njit(cache=True, inline="always")
-def _mix(x):
-    """A 64-bit mix of x (splitmix64's finaliser): the key of a stone or a state's facts."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@numba.njit(cache=True, inline="always")
-def _stone_key(p, colour):
-    """The Zobrist key of a colour's stone on p: a board's key is the xor of its stones'
-    keys, so a move changes it by the keys of the stone put and the stones taken."""
-    return _mix(np.uint64(4 * p + colour + 1))
-
-
-@numba.njit(cache=True)
-def _board_key(board):
-    """The xor of the keys of the stones of board (:func:`_stone_key`)."""
-    h = np.uint64(0)
-    for p in range(board.size):
-        if board[p] == BLACK or board[p] == WHITE:
-            h ^= _stone_key(p, board[p])
-    return h
-
-
-@numba.njit(cache=True, inline="always")
 def _state_hash(board_key, colour, passes, ko, holder):
-    """The hash of a search state: its board's key and its other parts."""
+    """The hash of a search state: its board's Zobrist hash mixed with its other parts."""
     h = board_key
     for v in (colour, passes, ko + 1, holder):
-        h = _mix(h ^ np.uint64(v))
+        h = splitmix64(h ^ np.uint64(v))[1]
     return h
 
 
@@ -235,7 +210,8 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
     n = padded.size
     levels = depth_limit + 2
     boards = np.empty((levels, n), np.int8)
-    keys = np.empty(levels, np.uint64)  # of the boards (:func:`_board_key`), kept move by move
+    stone_keys = zobrist_keys(n // stride - 2, stride - 2)
+    keys = np.empty(levels, np.uint64)  # the boards' Zobrist hashes, kept move by move
     colour = np.empty(levels, np.int64)
     passes = np.empty(levels, np.int64)
     ko = np.empty(levels, np.int64)
@@ -254,7 +230,7 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
     stored = np.empty((min(max_states, 256), n), np.int8)
     count = 0
     boards[0, :] = padded
-    keys[0] = _board_key(padded)
+    keys[0] = zobrist_hash(padded, stone_keys)
     colour[0], passes[0], ko[0], holder[0] = mover, 0, NO_POINT, EMPTY
     level, new = 0, True
     while True:
@@ -336,9 +312,9 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
             status, captured, _, new_ko = play(after, stride, p, c, banned, SUICIDE_NONE, scratch)
             if status != LEGAL:  # refused, the child's board left as its parent's
                 continue
-            keys[child] = keys[level] ^ _stone_key(p, c)
+            keys[child] = keys[level] ^ stone_keys[c, p]
             for j in range(captured):
-                keys[child] ^= _stone_key(scratch[j], opp)
+                keys[child] ^= stone_keys[opp, scratch[j]]
             if c != defender and captured:
                 taken = False
                 for t in targets:
