@@ -131,8 +131,8 @@ def _played(w, nb, p, colour, zone, chains):
 
 
 @numba.njit(cache=True)
-def _flood(w, nb, s):
-    """The stones of the chain at s in the order a flood from s meets them (a chain is far
+def _chain_stones(w, nb, s):
+    """The stones of the chain at s in board order, found by a flood from s (a chain is far
     smaller than the board the forest would have to be searched over)."""
     colour = w[s]
     seen = np.zeros(w.size, np.bool_)
@@ -147,13 +147,7 @@ def _flood(w, nb, s):
             if w[r] == colour and not seen[r]:
                 seen[r], stones[found] = True, r
                 found += 1
-    return stones[:found]
-
-
-@numba.njit(cache=True)
-def _chain_stones(w, nb, s):
-    """The stones of the chain at s in board order (:func:`_flood`)."""
-    return np.sort(_flood(w, nb, s))
+    return np.sort(stones[:found])
 
 
 @numba.njit(cache=True)
@@ -164,17 +158,13 @@ def _saving_candidates(w, nb, s, dead, zone, chains):
     colour = w[s]
     _, last = chain_liberties(chains, s)
     candidates = [last] if zone[last] == 3 or zone[last] == colour else [-1]
-    n = w.size
-    captures = []  # (stone * 4 + side) * n + move: sorted, the order of the stones in board order
-    for p in _flood(w, nb, s):
+    for p in _chain_stones(w, nb, s):
         for k in range(4):
             r = p + nb[k]
             if w[r] == 3 - colour and dead[r]:
                 libs, q = chain_liberties(chains, r)
                 if libs == 1 and zone[q] != 0:
-                    captures.append((p * 4 + k) * n + q)
-    for key in sorted(captures):
-        candidates.append(key % n)
+                    candidates.append(q)
     return candidates
 
 
@@ -344,10 +334,10 @@ def _connection_first(w, nb, p, colour, zone, chains):
 def _share_liberty_besides(w, nb, a, b, q, chains):
     """Whether the chains rooted at a and b share an empty point other than q."""
     of_a = np.zeros(w.size, np.bool_)
-    for p in _flood(w, nb, a):
+    for p in _chain_stones(w, nb, a):
         for k in range(4):
             of_a[p + nb[k]] = w[p + nb[k]] == EMPTY
-    for p in _flood(w, nb, b):
+    for p in _chain_stones(w, nb, b):
         for k in range(4):
             r = p + nb[k]
             if r != q and of_a[r]:
@@ -360,7 +350,7 @@ def _safe_alone(w, nb, a, colour, zone, chains):
     """Whether the chain rooted at a touches two points of its own territory (which the
     opponent never fills), so it lives whatever is cut from it."""
     first = -1
-    for p in _flood(w, nb, a):
+    for p in _chain_stones(w, nb, a):
         for k in range(4):
             r = p + nb[k]
             if w[r] == EMPTY and zone[r] == colour and r != first:
@@ -392,28 +382,20 @@ def _cut_threat(w, nb, q, colour, dead, zone, chains):
 
 
 @numba.njit(cache=True)
-def _living_in_atari(w, nb, colour, dead, chains):
-    """The first living stone of each chain of colour in atari that has one, in board
-    order: the chains are found at the forest's roots, and only those in atari (few)
-    are searched for their stones."""
-    firsts = []
-    for r in range(w.size):
-        if w[r] == colour and chains.parent[r] == r and chain_liberties(chains, r)[0] == 1:
-            for s in _chain_stones(w, nb, r):
-                if not dead[s]:
-                    firsts.append(s)
-                    break
-    return sorted(firsts)
-
-
-@numba.njit(cache=True)
 def _choose(w, nb, zone, dead, colour, ban, chains, kos):
     """colour's move, by the module docstring's list; -1 to pass."""
     n = w.size
-    for s in _living_in_atari(w, nb, colour, dead, chains):
-        q = _saving_move(w, nb, s, dead, zone, chains)
-        if q >= 0 and q != ban:
-            return q
+    judged = np.zeros(n, np.bool_)
+    for s in range(n):
+        if w[s] == colour and not dead[s]:
+            chain = root(chains.parent, s)
+            if judged[chain]:
+                continue
+            judged[chain] = True
+            if chain_liberties(chains, s)[0] == 1:
+                q = _saving_move(w, nb, s, dead, zone, chains)
+                if q >= 0 and q != ban:
+                    return q
     for p in range(n):
         if (w[p] == EMPTY and zone[p] == 3 and _beside_living(w, nb, p, colour, dead)
                 and _fill_kind(w, nb, p, 3 - colour, dead, zone, chains) == KILLING):

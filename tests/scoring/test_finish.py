@@ -11,10 +11,10 @@ from rulelab.classes import OPEN_DAME
 from rulelab.position import BLACK, EMPTY, WHITE, Life, Position, board_to_diagram
 from rulelab.rules import PRESETS
 from rulelab.scoring import score_all
-from rulelab.scoring.chains import (chain_forest, chain_liberties, judge, neighbour_offsets, place, root, take_back,
-                                    try_stone, with_stone)
-from rulelab.scoring.finish import (_chain_stones, _fill_kind, _kind_after_fill, _leaves_two_liberties, _living_in_atari,
-                                    _played, _saving_candidates, _zones, finish_position)
+from rulelab.scoring.chains import (chain_forest, chain_liberties, judge, neighbour_offsets, root, take_back, try_stone,
+                                    with_stone)
+from rulelab.scoring.finish import (_chain_stones, _fill_kind, _kind_after_fill, _leaves_two_liberties, _played, _zones,
+                                    finish_position)
 
 from positions import named_positions
 
@@ -170,44 +170,3 @@ def test_a_chain_found_by_a_flood_is_its_tree_of_the_forest(seed):
     chains = chain_forest(w, nb)
     for s, (_, members) in _chain_view(w, chains).items():
         assert _chain_stones(w, nb, s).tolist() == list(members), (board_to_diagram(board), s)
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32 - 1))
-def test_the_chains_in_atari_found_at_the_roots_are_those_a_scan_of_the_stones_finds(seed):
-    """``_living_in_atari`` reads the chains in atari at the forest's roots: on random boards
-    grown by a few stones (a forest of joined trees), each colour, the first living stone of
-    each such chain in the order a scan of every stone meets them."""
-    board, w, dead_at, nb, _ = _random_chains(seed)
-    chains = chain_forest(w, nb)
-    rng = np.random.default_rng(seed)
-    for q in rng.permutation(np.flatnonzero(w == EMPTY))[:6]:
-        place(w, nb, q, int(rng.integers(BLACK, WHITE + 1)), chains)
-    for colour in (BLACK, WHITE):
-        expected, judged = [], set()
-        for s in np.flatnonzero((w == colour) & ~dead_at):
-            chain = root(chains.parent, s)
-            if chain not in judged:
-                judged.add(chain)
-                if chain_liberties(chains, s)[0] == 1:
-                    expected.append(s)
-        assert list(_living_in_atari(w, nb, colour, dead_at, chains)) == expected, (board_to_diagram(board), colour)
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32 - 1))
-def test_the_saving_candidates_come_in_the_order_of_a_scan_of_the_chain_in_board_order(seed):
-    """``_saving_candidates`` orders the captures it finds by stone and side rather than
-    sorting the chain first: on random boards, every stone, the list of that scan."""
-    board, w, dead_at, nb, zone = _random_chains(seed)
-    chains = chain_forest(w, nb)
-    for s in np.flatnonzero((w == BLACK) | (w == WHITE)):
-        colour, last = w[s], chain_liberties(chains, s)[1]
-        expected = [last if last >= 0 and zone[last] in (3, colour) else -1]
-        for p in _chain_stones(w, nb, s):
-            for r in p + nb:
-                if w[r] == 3 - colour and dead_at[r]:
-                    libs, q = chain_liberties(chains, r)
-                    if libs == 1 and zone[q] != 0:
-                        expected.append(q)
-        assert list(_saving_candidates(w, nb, s, dead_at, zone, chains)) == expected, (board_to_diagram(board), s)
