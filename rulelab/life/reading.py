@@ -32,7 +32,7 @@ import numba
 import numpy as np
 from scipy import ndimage
 
-from rulelab.board import LEGAL, NO_POINT, SUICIDE_NONE, legality, pad, play
+from rulelab.board import LEGAL, NO_POINT, SUICIDE_NONE, pad, play, splitmix64, zobrist_hash, zobrist_keys
 from rulelab.life.regions import label_areas, label_strings
 from rulelab.position import BLACK, EMPTY, WHITE
 
@@ -162,15 +162,12 @@ _MEMO_SLOTS = 1 << (2 * MAX_STATES - 1).bit_length()
 """Slots of the search's hash table: a power of two, at least twice :data:`MAX_STATES`."""
 
 
-@numba.njit(cache=True)
-def _state_hash(board, colour, passes, ko, holder):
-    """FNV-1a over the board and the other parts of a search state."""
-    prime = np.uint64(1099511628211)
-    h = np.uint64(14695981039346656037)
-    for i in range(board.size):
-        h = (h ^ np.uint64(board[i])) * prime
+@numba.njit(cache=True, inline="always")
+def _state_hash(board_key, colour, passes, ko, holder):
+    """The hash of a search state: its board's Zobrist hash mixed with its other parts."""
+    h = board_key
     for v in (colour, passes, ko + 1, holder):
-        h = (h ^ np.uint64(v)) * prime
+        h = splitmix64(h ^ np.uint64(v))[1]
     return h
 
 
@@ -213,6 +210,8 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
     n = padded.size
     levels = depth_limit + 2
     boards = np.empty((levels, n), np.int8)
+    stone_keys = zobrist_keys(n // stride - 2, stride - 2)
+    keys = np.empty(levels, np.uint64)  # the boards' Zobrist hashes, kept move by move
     colour = np.empty(levels, np.int64)
     passes = np.empty(levels, np.int64)
     ko = np.empty(levels, np.int64)
@@ -231,6 +230,7 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
     stored = np.empty((min(max_states, 256), n), np.int8)
     count = 0
     boards[0, :] = padded
+    keys[0] = zobrist_hash(padded, stone_keys)
     colour[0], passes[0], ko[0], holder[0] = mover, 0, NO_POINT, EMPTY
     level, new = 0, True
     while True:
@@ -240,7 +240,7 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
             searched = False
             if passes[level] < 2 and level <= depth_limit:
                 board = boards[level]
-                h = _state_hash(board, colour[level], passes[level], ko[level], holder[level])
+                h = _state_hash(keys[level], colour[level], passes[level], ko[level], holder[level])
                 slot = np.int64(h & np.uint64(_MEMO_SLOTS - 1))
                 known = -1
                 while slots[slot] >= 0:
@@ -297,6 +297,7 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
             child = level + 1
             if p == NO_POINT:
                 boards[child, :] = boards[level]
+                keys[child] = keys[level]
                 colour[child], passes[child] = opp, passes[level] + 1
                 ko[child], holder[child] = ko[level], holder[level]
                 new = True
@@ -304,11 +305,16 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
             free = c == defender and defender_retakes_ko
             banned = ko[level] if holder[level] == opp and not free else NO_POINT
             board = boards[level]
-            if board[p] != EMPTY or legality(board, stride, p, c, banned, SUICIDE_NONE, scratch) != LEGAL:
+            if board[p] != EMPTY:
                 continue
             boards[child, :] = board
             after = boards[child]
-            _, captured, _, new_ko = play(after, stride, p, c, banned, SUICIDE_NONE, scratch)
+            status, captured, _, new_ko = play(after, stride, p, c, banned, SUICIDE_NONE, scratch)
+            if status != LEGAL:  # refused, the child's board left as its parent's
+                continue
+            keys[child] = keys[level] ^ stone_keys[c, p]
+            for j in range(captured):
+                keys[child] ^= stone_keys[opp, scratch[j]]
             if c != defender and captured:
                 taken = False
                 for t in targets:

@@ -90,16 +90,18 @@ def _reads_as_seki(b, nb, colour, space, stones, chain):
         return False, none, none
     stride = nb[1]
     body, rest = _largest_chain(chain, stones)
-    if _captures(b, stride, colour, space, rest, outside, body, other) != 0:
-        return False, none, none  # killed, or not read to the end
-    them = np.flatnonzero(opposing)
-    their_body, their_rest = _largest_chain(chain, them)
-    if _captures(b, stride, other, space, their_rest, outside, their_body, colour) != 0:
-        return False, none, none
+    # The three reads, the cheapest first: on its eye alone a read has only a few points
+    # to play, while one with the outside liberties may meet MAX_STATES positions.
     taken = b.copy()
     taken[liberties] = other
     if _captures(taken, stride, colour, space, rest, none, body, colour) != 1:
         return False, none, none  # lives on its eye alone, moving first
+    them = np.flatnonzero(opposing)
+    their_body, their_rest = _largest_chain(chain, them)
+    if _captures(b, stride, other, space, their_rest, outside, their_body, colour) != 0:
+        return False, none, none  # lives by capturing them, or not read to the end
+    if _captures(b, stride, colour, space, rest, outside, body, other) != 0:
+        return False, none, none  # killed, or not read to the end
     return True, them, liberties
 
 
