@@ -23,8 +23,10 @@ side making on its turn the first move of this list it can (points in board orde
    chains share, one of them without two points of its own territory, when the opponent
    could fill it (a fill that threatens to cut must be answered: J1989 Art. 9 commentary);
 4. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
-   threatening nothing, one beside the opponent's living stones first (the boundary the
-   two sides share; a dame among one's own stones and other dame is the last to fill);
+   threatening nothing, or taking dead stones only (which closes the boundary around the
+   points they held: the count makes them territory only once no living opposing stone
+   touches them), one beside the opponent's living stones first (the boundary the two
+   sides share; a dame among one's own stones and other dame is the last to fill);
 5. *connect first*: a protective move in its own territory without which a neutral
    point cannot be filled (its chain would keep one liberty there);
 6. *guard against a capture*: a protective move for a living chain of its own of two
@@ -44,15 +46,15 @@ count 10 as the holder connecting and 2 as the side to move taking it, and GNU G
 play-outs leave 9 of the 13 of them it finished to the holder.
 
 The dead stones stay on the board as the players leave them until the count, taking
-liberties, and are captured only by a protective move (they are prisoners either way).
-The finisher never captures a chain the verdict keeps alive, never fills a neutral point
-that would put a living chain in atari for good, a seki liberty, a point of a seki
-group's regions, a point of a living group's territory other than a protective move of
-that group, nor a point a dead stone holds; once captured, the dead chain's points are
-its captor's territory. Every ruleset then counts the finished board as it counts any
-board: a protective stone inside one's territory replaces a point of territory
-(territory scoring pays for it), a filled dame is a stone of its filler (area scoring
-counts it).
+liberties, and are captured only by a protective move or a fill of a dame beside them
+(they are prisoners either way). The finisher never captures a chain the verdict keeps
+alive, never fills a neutral point that would put a living chain in atari for good or
+join its own dead stones, a seki liberty, a point of a seki group's regions, a point of
+a living group's territory other than a protective move of that group, nor a point a
+dead stone holds; once captured, the dead chain's points are its captor's territory.
+Every ruleset then counts the finished board as it counts any board: a protective stone
+inside one's territory replaces a point of territory (territory scoring pays for it), a
+filled dame is a stone of its filler (area scoring counts it).
 """
 
 from __future__ import annotations
@@ -207,13 +209,32 @@ def _saving_move(w, nb, s, dead, zone, chains):
 
 
 @numba.njit(cache=True)
+def _takes_only_dead(w, nb, p, colour, dead, chains):
+    """Whether every opposing chain colour's stone on p would capture is dead: taking dead
+    stones on a dame closes the boundary around the points they held, which the count
+    makes territory only once no living stone of theirs touches them (Hon-45-3 of the
+    default corpus: Black's T15 takes S15 and T16 and makes them its two points)."""
+    for k in range(4):
+        r = p + nb[k]
+        if w[r] == 3 - colour and not dead[r] and chain_liberties(chains, r)[0] == 1:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
 def _fill_kind(w, nb, p, colour, dead, zone, chains):
     """What colour filling the neutral point p does (:data:`NONE`, :data:`QUIET`, :data:`FORCING`,
-    :data:`KILLING`)."""
+    :data:`KILLING`). A fill that takes only dead stones is quiet; one beside colour's own
+    dead stones is none (it would join them to its chains)."""
+    for k in range(4):
+        if w[p + nb[k]] == colour and dead[p + nb[k]]:
+            return NONE  # it would join colour's dead stones to the chains beside p
     if is_quiet(w, nb, p, colour, chains):  # most fills, told by their sides alone
         return QUIET
     own, _, captured, ataris, _ = judge(w, nb, p, colour, chains)
-    if own < 2 or captured > 0 or ataris == 0:
+    if captured > 0:
+        return QUIET if _takes_only_dead(w, nb, p, colour, dead, chains) else NONE
+    if own < 2 or ataris == 0:
         return NONE
     saved = try_stone(w, nb, p, colour, chains)  # a fill that captures nothing: zone unchanged
     if saved.size:

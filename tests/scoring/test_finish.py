@@ -145,7 +145,8 @@ def test_a_fill_judged_in_place_is_judged_as_when_played_on_a_copy(seed):
     for q in np.flatnonzero(w == EMPTY):
         for colour in (BLACK, WHITE):
             own, _, captured, ataris, _ = judge(w, nb, q, colour, chains)
-            if own < 2 or captured or not ataris:
+            beside_own_dead = any(w[q + d] == colour and dead_at[q + d] for d in nb)
+            if own < 2 or captured or not ataris or beside_own_dead:
                 continue
             played, played_chains, played_zone = _played(w, nb, q, colour, zone, chains)
             expected = _kind_after_fill(played, nb, q, colour, dead_at, played_zone, played_chains)
