@@ -146,22 +146,12 @@ def _played(w, nb, p, colour, zone, chains):
 
 @numba.njit(cache=True)
 def _chain_stones(w, nb, s):
-    """The stones of the chain at s in board order, found by a flood from s (a chain is far
-    smaller than the board the forest would have to be searched over)."""
-    colour = w[s]
-    seen = np.zeros(w.size, np.bool_)
-    stones = np.empty(w.size, np.int64)
-    seen[s], stones[0] = True, s
-    found, i = 1, 0
-    while i < found:
-        p = stones[i]
-        i += 1
-        for k in range(4):
-            r = p + nb[k]
-            if w[r] == colour and not seen[r]:
-                seen[r], stones[found] = True, r
-                found += 1
-    return np.sort(stones[:found])
+    """The stones of the chain at s in board order, found by a flood from s
+    (:func:`.tactics.flood`: a chain is far smaller than the board the forest would have to
+    be searched over)."""
+    points = np.empty(w.size, np.int64)
+    stones, _ = flood(w, nb[1], s, np.zeros(w.size, np.bool_), points)
+    return np.sort(points[:stones])
 
 
 @numba.njit(cache=True)
