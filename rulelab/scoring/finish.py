@@ -10,7 +10,8 @@ side making on its turn the first move of this list it can (points in board orde
    filled dame that puts a chain in atari must be answered, inside one's territory if need
    be) or by capturing a dead opposing chain in atari beside it; not a lone stone among
    dead opposing stones whose capture would be a ko (the capturing stone in atari among
-   its living stones), which brings the dead stones nothing;
+   its living stones), which brings the dead stones nothing, nor a chain whose capture
+   would be a snapback (the capturing chain of more stones than one left in atari);
    *mend a shortage*: where the opponent's fill of a neutral point would put a living
    chain of its own in atari for good, the fill of that point or a liberty of the chains
    beside it (neutral or in its own territory) that stops it, though nothing is in atari
@@ -405,6 +406,21 @@ def _lone_among_dead(w, nb, s, dead):
 
 
 @numba.njit(cache=True)
+def _snapback(w, nb, s, chains):
+    """Whether the capture of the chain at s, in atari, would leave the capturing chain of
+    more than one stone in atari: its owner takes back more than it lost, so it needs no
+    protection (Hon-94-1 of the default corpus: White leaves G17 in atari, where Black's
+    H17 would join the dead G16 and H16 and be taken with them)."""
+    stride = nb[1]
+    q = chain_liberties(chains, s)[1]
+    board = w.copy()
+    if play(board, stride, q, 3 - w[s], NO_POINT, SUICIDE_NONE, np.empty(w.size, np.int32))[0] != LEGAL:
+        return False
+    stones, libs = flood(board, stride, q, np.zeros(w.size, np.bool_), np.empty(w.size, np.int64))
+    return stones > 1 and libs == 1
+
+
+@numba.njit(cache=True)
 def _capture_guard(w, nb, dead, colour, ban, chains):
     """colour's protective move for its first living chain the opponent could capture
     (:func:`.tactics.capturable`): the first of the chain's defences after which it no
@@ -424,7 +440,9 @@ def _capture_guard(w, nb, dead, colour, ban, chains):
             judged[chain] = True
             continue
         judged[chain] = True
-        if flood(w, stride, s, seen, points)[1] > MAX_LIBERTIES or _lone_among_dead(w, nb, s, dead):
+        liberties = flood(w, stride, s, seen, points)[1]
+        if (liberties > MAX_LIBERTIES or _lone_among_dead(w, nb, s, dead)
+                or (liberties == 1 and _snapback(w, nb, s, chains))):
             continue
         if not capturable(w, stride, s, DEPTH):
             continue
@@ -448,7 +466,8 @@ def _choose(w, nb, zone, dead, colour, ban, chains):
             if judged[chain]:
                 continue
             judged[chain] = True
-            if chain_liberties(chains, s)[0] == 1 and not _lone_among_dead(w, nb, s, dead):
+            if (chain_liberties(chains, s)[0] == 1 and not _lone_among_dead(w, nb, s, dead)
+                    and not _snapback(w, nb, s, chains)):
                 q = _saving_move(w, nb, s, dead, zone, chains)
                 if q >= 0 and q != ban:
                     return q
