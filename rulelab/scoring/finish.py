@@ -33,7 +33,11 @@ side making on its turn the first move of this list it can (points in board orde
 6. *guard against a capture*: a protective move for a living chain of its own of two
    liberties that the opponent, moving first, could capture by a few moves' reading once
    the dame are filled (:mod:`.tactics`: a throw-in inside its territory, a net beside a
-   dead stone), by the first of the chain's defences after which it cannot.
+   dead stone), by the first of the chain's defences after which it cannot;
+7. *capture a chain short of liberties*: an opposing chain the verdict keeps alive that is
+   lost on the record's board whoever moves (the opponent captures it moving first and no
+   defence saves it: a seki the classes read against a chain with liberties to spare), by
+   the first move on its liberties after which it still is, until it is taken.
 
 Otherwise it passes; two passes in a row end the game.
 
@@ -48,8 +52,8 @@ play-outs leave 9 of the 13 of them it finished to the holder.
 
 The dead stones stay on the board as the players leave them until the count, taking
 liberties, and are captured only by a protective move or a fill of a dame beside them
-(they are prisoners either way). The finisher never captures a chain the verdict keeps
-alive, never fills a neutral point that would put a living chain in atari for good or
+(they are prisoners either way). The finisher captures no chain the verdict keeps alive
+but one lost from the start (7), never fills a neutral point that would put a living chain in atari for good or
 join its own dead stones, a seki liberty, a point of a seki group's regions, a point of
 a living group's territory other than a protective move of that group, nor a point a
 dead stone holds; once captured, the dead chain's points are its captor's territory.
@@ -421,42 +425,106 @@ def _snapback(w, nb, s, chains):
 
 
 @numba.njit(cache=True)
-def _capture_guard(w, nb, dead, colour, ban, chains):
-    """colour's protective move for its first living chain the opponent could capture
-    (:func:`.tactics.capturable`): the first of the chain's defences after which it no
-    longer can; -1 if no chain needs one."""
+def _saving_defence(w, stride, s, ban):
+    """The first of the defences of the chain at s (:func:`.tactics.defence_moves`) after
+    which the opponent, moving first, can no longer capture it; -1 if none does."""
+    points = np.empty(w.size, np.int64)
+    defences = np.empty(16, np.int64)
+    scratch = np.empty(w.size, np.int32)
+    n = defence_moves(w, stride, s, np.zeros(w.size, np.bool_), points, np.empty(w.size, np.int64), defences)
+    for i in range(n):
+        q = defences[i]
+        board = w.copy()
+        if q != ban and play(board, stride, q, w[s], NO_POINT, SUICIDE_NONE, scratch)[0] == LEGAL:
+            if not capturable(board, stride, s, DEPTH):
+                return q
+    return -1
+
+
+@numba.njit(cache=True)
+def _lost(board, stride, s, ko):
+    """Whether the chain at s, its owner to move (not at ``ko``), is taken off or will be
+    whatever it does: the opponent captures it moving first and no defence saves it."""
+    return board[s] == EMPTY or (capturable(board, stride, s, DEPTH) and _saving_defence(board, stride, s, ko) < 0)
+
+
+@numba.njit(cache=True)
+def _doomed_chains(w, nb, dead, chains):
+    """The stones of the living chains :func:`_lost` on w whoever moves: chains the verdict
+    keeps alive though they are short of liberties (a seki the classes read where the
+    opponent's chain has liberties to spare: Hon-59-2 of the default corpus). The finisher
+    captures these and no others: a chain its own fills left short is its owner's to guard."""
     stride = nb[1]
+    doomed = np.zeros(w.size, np.bool_)
     judged = np.zeros(w.size, np.bool_)
     seen = np.zeros(w.size, np.bool_)
-    scratch = np.empty(w.size, np.int32)
     points = np.empty(w.size, np.int64)
-    other = np.empty(w.size, np.int64)
-    defences = np.empty(16, np.int64)
     for s in range(w.size):
-        if w[s] != colour or dead[s]:
+        if (w[s] != BLACK and w[s] != WHITE) or dead[s] or judged[root(chains.parent, s)]:
             continue
-        chain = root(chains.parent, s)
-        if judged[chain] or chains.libs[chain, 0] > 4 * MAX_LIBERTIES:  # 4 stones at most beside a liberty
+        judged[root(chains.parent, s)] = True
+        stones, liberties = flood(w, stride, s, seen, points)
+        if liberties <= MAX_LIBERTIES and _lost(w, stride, s, NO_POINT):
+            doomed[points[:stones]] = True
+    return doomed
+
+
+@numba.njit(cache=True)
+def _killing_attack(w, stride, s, colour, ban, zone):
+    """colour's first move on a liberty of the opposing chain at s outside the opponent's
+    territory (a neutral point, one of its own or of a seki the classes misread) after
+    which the chain is lost (:func:`_lost`); -1 if none."""
+    points = np.empty(w.size, np.int64)
+    _, libs = flood(w, stride, s, np.zeros(w.size, np.bool_), points)
+    scratch = np.empty(w.size, np.int32)
+    for q in np.sort(points[points.size - libs:]):
+        if q == ban or zone[q] == 3 - colour:
+            continue
+        board = w.copy()
+        status, _, _, ko = play(board, stride, q, colour, NO_POINT, SUICIDE_NONE, scratch)
+        if status == LEGAL and _lost(board, stride, s, ko):
+            return q
+    return -1
+
+
+@numba.njit(cache=True)
+def _capture_stage(w, nb, dead, colour, ban, zone, chains, doomed):
+    """colour's move where a living chain of at most two liberties can be captured by
+    reading (:func:`.tactics.capturable`): for its own first such chain, the first of the
+    chain's defences after which it no longer can (*guard against a capture*); else, for the
+    first opposing one ``doomed`` already on the record's board (:func:`_doomed_chains`), the
+    first attack after which it still is (*capture a chain short of liberties*); -1 if
+    neither."""
+    stride = nb[1]
+    seen = np.zeros(w.size, np.bool_)
+    points = np.empty(w.size, np.int64)
+    for owner in (colour, 3 - colour):
+        judged = np.zeros(w.size, np.bool_)
+        for s in range(w.size):
+            if w[s] != owner or dead[s]:
+                continue
+            chain = root(chains.parent, s)
+            if judged[chain] or chains.libs[chain, 0] > 4 * MAX_LIBERTIES:  # 4 stones at most beside a liberty
+                judged[chain] = True
+                continue
             judged[chain] = True
-            continue
-        judged[chain] = True
-        liberties = flood(w, stride, s, seen, points)[1]
-        if (liberties > MAX_LIBERTIES or _lone_among_dead(w, nb, s, dead)
-                or (liberties == 1 and _snapback(w, nb, s, chains))):
-            continue
-        if not capturable(w, stride, s, DEPTH):
-            continue
-        for i in range(defence_moves(w, stride, s, seen, points, other, defences)):
-            q = defences[i]
-            board = w.copy()
-            if q != ban and play(board, stride, q, colour, NO_POINT, SUICIDE_NONE, scratch)[0] == LEGAL:
-                if not capturable(board, stride, s, DEPTH):
+            liberties = flood(w, stride, s, seen, points)[1]
+            if (liberties > MAX_LIBERTIES or _lone_among_dead(w, nb, s, dead)
+                    or (liberties == 1 and _snapback(w, nb, s, chains)) or not capturable(w, stride, s, DEPTH)):
+                continue
+            if owner == colour:
+                q = _saving_defence(w, stride, s, ban)
+                if q >= 0:
+                    return q
+            elif doomed[s]:
+                q = _killing_attack(w, stride, s, colour, ban, zone)
+                if q >= 0:
                     return q
     return -1
 
 
 @numba.njit(cache=True)
-def _choose(w, nb, zone, dead, colour, ban, chains):
+def _choose(w, nb, zone, dead, colour, ban, chains, doomed):
     """colour's move, by the module docstring's list; -1 to pass."""
     n = w.size
     judged = np.zeros(n, np.bool_)
@@ -497,7 +565,7 @@ def _choose(w, nb, zone, dead, colour, ban, chains):
             q = _connection_first(w, nb, p, colour, zone, chains)
             if q >= 0 and q != ban:
                 return q
-    return _capture_guard(w, nb, dead, colour, ban, chains)
+    return _capture_stage(w, nb, dead, colour, ban, zone, chains, doomed)
 
 
 @numba.njit(cache=True)
@@ -513,6 +581,7 @@ def finish_board(board, dead, classes, to_move, ko):
     nb = np.array([-(cols + 2), cols + 2, -1, 1], np.int64)
     zone = _zones(classes, dead_at)
     chains = chain_forest(w, nb)
+    doomed = _doomed_chains(w, nb, dead_at, chains)
     ban = -1 if ko < 0 else point_index(ko // cols, ko % cols, cols)
     limit = 3 * rows * cols
     moves = np.empty(limit, np.int64)
@@ -522,7 +591,7 @@ def finish_board(board, dead, classes, to_move, ko):
     made = 0
     passes = 0
     while passes < 2 and made < limit:
-        p = _choose(w, nb, zone, dead_at, colour, ban, chains)
+        p = _choose(w, nb, zone, dead_at, colour, ban, chains, doomed)
         colours[made] = colour
         row, col = point_coords(p, cols)
         moves[made] = -1 if p < 0 else row * cols + col
