@@ -23,17 +23,18 @@ side making on its turn the first move of this list it can (points in board orde
 3. *answer a cut*: a neutral point it may fill that is the only liberty two of its living
    chains share, one of them without two points of its own territory, when the opponent
    could fill it (a fill that threatens to cut must be answered: J1989 Art. 9 commentary);
-4. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
+4. *guard against a capture*: a protective move for a living chain of its own of two
+   liberties that the opponent, moving first, could capture by a few moves' reading
+   (:mod:`.tactics`: a throw-in inside its territory, a net beside a dead stone), by the
+   first of the chain's defences after which it cannot, before the fills that could leave
+   it no defence;
+5. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
    threatening nothing, or taking dead stones only (which closes the boundary around the
    points they held: the count makes them territory only once no living opposing stone
    touches them), one beside the opponent's living stones first (the boundary the two
    sides share; a dame among one's own stones and other dame is the last to fill);
-5. *connect first*: a protective move in its own territory without which a neutral
+6. *connect first*: a protective move in its own territory without which a neutral
    point cannot be filled (its chain would keep one liberty there);
-6. *guard against a capture*: a protective move for a living chain of its own of two
-   liberties that the opponent, moving first, could capture by a few moves' reading once
-   the dame are filled (:mod:`.tactics`: a throw-in inside its territory, a net beside a
-   dead stone), by the first of the chain's defences after which it cannot;
 7. *capture a chain short of liberties*: an opposing chain the verdict keeps alive that is
    lost on the record's board whoever moves (the opponent captures it moving first and no
    defence saves it: a seki the classes read against a chain with liberties to spare), by
@@ -488,38 +489,36 @@ def _killing_attack(w, stride, s, colour, ban, zone):
 
 
 @numba.njit(cache=True)
-def _capture_stage(w, nb, dead, colour, ban, zone, chains, doomed):
-    """colour's move where a living chain of at most two liberties can be captured by
-    reading (:func:`.tactics.capturable`): for its own first such chain, the first of the
-    chain's defences after which it no longer can (*guard against a capture*); else, for the
-    first opposing one ``doomed`` already on the record's board (:func:`_doomed_chains`), the
-    first attack after which it still is (*capture a chain short of liberties*); -1 if
-    neither."""
+def _capture_stage(w, nb, dead, colour, owner, ban, zone, chains, doomed):
+    """colour's move for the first living chain of ``owner`` of at most two liberties that
+    can be captured by reading (:func:`.tactics.capturable`): for its own (*guard against a
+    capture*), the first of the chain's defences after which it no longer can; for the
+    opponent's, one ``doomed`` already on the record's board (:func:`_doomed_chains`), the
+    first attack after which it still is (*capture a chain short of liberties*); -1 if none."""
     stride = nb[1]
     seen = np.zeros(w.size, np.bool_)
     points = np.empty(w.size, np.int64)
-    for owner in (colour, 3 - colour):
-        judged = np.zeros(w.size, np.bool_)
-        for s in range(w.size):
-            if w[s] != owner or dead[s]:
-                continue
-            chain = root(chains.parent, s)
-            if judged[chain] or chains.libs[chain, 0] > 4 * MAX_LIBERTIES:  # 4 stones at most beside a liberty
-                judged[chain] = True
-                continue
+    judged = np.zeros(w.size, np.bool_)
+    for s in range(w.size):
+        if w[s] != owner or dead[s]:
+            continue
+        chain = root(chains.parent, s)
+        if judged[chain] or chains.libs[chain, 0] > 4 * MAX_LIBERTIES:  # 4 stones at most beside a liberty
             judged[chain] = True
-            liberties = flood(w, stride, s, seen, points)[1]
-            if (liberties > MAX_LIBERTIES or _lone_among_dead(w, nb, s, dead)
-                    or (liberties == 1 and _snapback(w, nb, s, chains)) or not capturable(w, stride, s, DEPTH)):
-                continue
-            if owner == colour:
-                q = _saving_defence(w, stride, s, ban)
-                if q >= 0:
-                    return q
-            elif doomed[s]:
-                q = _killing_attack(w, stride, s, colour, ban, zone)
-                if q >= 0:
-                    return q
+            continue
+        judged[chain] = True
+        liberties = flood(w, stride, s, seen, points)[1]
+        if (liberties > MAX_LIBERTIES or _lone_among_dead(w, nb, s, dead)
+                or (liberties == 1 and _snapback(w, nb, s, chains)) or not capturable(w, stride, s, DEPTH)):
+            continue
+        if owner == colour:
+            q = _saving_defence(w, stride, s, ban)
+            if q >= 0:
+                return q
+        elif doomed[s]:
+            q = _killing_attack(w, stride, s, colour, ban, zone)
+            if q >= 0:
+                return q
     return -1
 
 
@@ -554,6 +553,9 @@ def _choose(w, nb, zone, dead, colour, ban, chains, doomed):
     for p in range(n):
         if _playable(kinds[p]) and _cut_threat(w, nb, p, colour, dead, zone, chains):
             return p
+    q = _capture_stage(w, nb, dead, colour, colour, ban, zone, chains, doomed)
+    if q >= 0:
+        return q
     for p in range(n):
         if kinds[p] == QUIET and _beside_living(w, nb, p, 3 - colour, dead):
             return p
@@ -565,7 +567,7 @@ def _choose(w, nb, zone, dead, colour, ban, chains, doomed):
             q = _connection_first(w, nb, p, colour, zone, chains)
             if q >= 0 and q != ban:
                 return q
-    return _capture_stage(w, nb, dead, colour, ban, zone, chains, doomed)
+    return _capture_stage(w, nb, dead, colour, 3 - colour, ban, zone, chains, doomed)
 
 
 @numba.njit(cache=True)
