@@ -31,8 +31,12 @@ side making on its turn the first move of this list it can (points in board orde
 5. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
    threatening nothing, or taking dead stones only (which closes the boundary around the
    points they held: the count makes them territory only once no living opposing stone
-   touches them), one beside the opponent's living stones first (the boundary the two
-   sides share; a dame among one's own stones and other dame is the last to fill);
+   touches them), beside a living stone of its own or a dead opposing one (a fill extends
+   a wall and never stands apart in a neutral area). First the fill worth most: the
+   neutral points of two or more it closes as its own territory, with those the
+   opponent's fill there would close (the last points of the game); then one beside the
+   opponent's living stones (the boundary the two sides share; a dame among one's own
+   stones and other dame is the last to fill);
 6. *connect first*: a protective move in its own territory without which a neutral
    point cannot be filled (its chain would keep one liberty there);
 7. *capture a chain short of liberties*: an opposing chain the verdict keeps alive that is
@@ -40,7 +44,9 @@ side making on its turn the first move of this list it can (points in board orde
    defence saves it: a seki the classes read against a chain with liberties to spare), by
    the first move on its liberties after which it still is, until it is taken.
 
-Otherwise it passes; two passes in a row end the game.
+Otherwise it passes; two passes in a row end the game. After each move, a neutral region
+of two points or more that only one side's living stones border is that side's territory
+(a single point closed so is left neutral: the records fill it as a dame).
 
 The last ko is its holder's: a living lone stone in atari that the opponent could take as
 a ko is connected on its holder's turn (*protect*), and the opponent never takes it. A ko
@@ -125,6 +131,62 @@ def _remove_chain(w, nb, p, zone):
                 w[r] = EMPTY
                 stack.append(r)
     return removed
+
+
+@numba.njit(cache=True)
+def _close_regions(w, nb, p, zone, dead, close):
+    """How many neutral points lie in regions of two points or more beside p that only one
+    colour's living stones border: a stone that closes a boundary leaves the points behind
+    it its side's territory, which no side fills (Hon-86-2 of the default corpus: after
+    White's M17 and Black's M18, L19 to O19 and N18 are Black's). A single point so closed
+    stays neutral: the records fill it as a dame (Hon-93-1's K8). With ``close``, zone
+    makes them so."""
+    stack = np.empty(w.size, np.int64)
+    region = np.empty(w.size, np.int64)
+    seen = np.zeros(w.size, np.bool_)
+    closed = 0
+    for k in range(4):
+        start = p + nb[k]
+        if w[start] != EMPTY or zone[start] != 3 or seen[start]:
+            continue
+        seen[start] = True
+        stack[0], top, size, borders = start, 1, 0, 0
+        while top:
+            top -= 1
+            q = stack[top]
+            region[size] = q
+            size += 1
+            for j in range(4):
+                r = q + nb[j]
+                if w[r] == EMPTY and zone[r] == 3 and not seen[r]:
+                    seen[r] = True
+                    stack[top] = r
+                    top += 1
+                elif (w[r] == BLACK or w[r] == WHITE) and not dead[r]:
+                    borders |= w[r]
+                elif w[r] == EMPTY and zone[r] != 3:
+                    borders |= 4  # beside a territory or seki: left as the classes say
+        if (borders == BLACK or borders == WHITE) and size >= 2:
+            closed += size
+            if close:
+                zone[region[:size]] = borders
+    return closed
+
+
+@numba.njit(cache=True)
+def _closing_value(w, nb, p, colour, dead, zone, chains):
+    """The neutral points colour's quiet fill of p closes as its territory, and those the
+    opponent's fill of p would close as its own (:func:`_close_regions`): what the fill is
+    worth, the last points of the game's end (Hon-93-4: Black's T15 keeps T14 and T13 from
+    White)."""
+    value = 0
+    for mover in (colour, 3 - colour):
+        w[p] = mover
+        gained = _close_regions(w, nb, p, zone, dead, False)
+        w[p] = EMPTY
+        if gained and (mover == colour or _playable(_fill_kind(w, nb, p, mover, dead, zone, chains))):
+            value += gained
+    return value
 
 
 @numba.njit(cache=True)
@@ -266,6 +328,20 @@ def _beside_living(w, nb, p, colour, dead):
     for k in range(4):
         r = p + nb[k]
         if w[r] == colour and not dead[r]:
+            return True
+    return False
+
+
+@numba.njit(cache=True, inline="always")
+def _extends(w, nb, p, colour, dead):
+    """Whether colour's stone on p would touch a living stone of its own or a dead opposing
+    one: a fill extends a side's wall or takes dead stones, and never stands apart in a
+    neutral area, where it would enter what the other side's next stone closes."""
+    for k in range(4):
+        r = p + nb[k]
+        if w[r] == colour and not dead[r]:
+            return True
+        if w[r] == 3 - colour and dead[r]:
             return True
     return False
 
@@ -556,11 +632,19 @@ def _choose(w, nb, zone, dead, colour, ban, chains, doomed):
     q = _capture_stage(w, nb, dead, colour, colour, ban, zone, chains, doomed)
     if q >= 0:
         return q
+    best, worth = -1, 0
     for p in range(n):
-        if kinds[p] == QUIET and _beside_living(w, nb, p, 3 - colour, dead):
+        if kinds[p] == QUIET and _extends(w, nb, p, colour, dead):
+            value = _closing_value(w, nb, p, colour, dead, zone, chains)
+            if value > worth:
+                best, worth = p, value
+    if best >= 0:
+        return best
+    for p in range(n):
+        if kinds[p] == QUIET and _extends(w, nb, p, colour, dead) and _beside_living(w, nb, p, 3 - colour, dead):
             return p
     for p in range(n):
-        if kinds[p] == QUIET:
+        if kinds[p] == QUIET and _extends(w, nb, p, colour, dead):
             return p
     for p in range(n):
         if w[p] == EMPTY and zone[p] == 3 and p != ban:
@@ -602,6 +686,7 @@ def finish_board(board, dead, classes, to_move, ko):
         ban = -1
         if p >= 0:
             chains, taken = _play(w, nb, p, colour, zone, chains)
+            _close_regions(w, nb, p, zone, dead_at, True)
             lost[3 - colour] += taken
             if taken == 1 and chain_liberties(chains, p)[0] == 1:
                 alone = True
