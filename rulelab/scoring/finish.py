@@ -32,9 +32,10 @@ side making on its turn the first move of this list it can (points in board orde
    threatening nothing, or taking dead stones only (which closes the boundary around the
    points they held: the count makes them territory only once no living opposing stone
    touches them), beside a living stone of its own or a dead opposing one (a fill extends
-   a wall and never stands apart in a neutral area). First the fill worth most: the
-   neutral points of two or more it closes as its own territory, with those the
-   opponent's fill there would close (the last points of the game); then one beside the
+   a wall and never stands apart in a neutral area). First the fill worth most, which may
+   stand apart: the neutral points of two or more it closes as its own territory, with
+   those the opponent's fill there would close (the last points of the game: Hon-93-4's
+   T15 keeps T14 and T13 from White); then one beside the
    opponent's living stones (the boundary the two sides share; a dame among one's own
    stones and other dame is the last to fill);
 6. *connect first*: a protective move in its own territory without which a neutral
@@ -634,7 +635,7 @@ def _choose(w, nb, zone, dead, colour, ban, chains, doomed):
         return q
     best, worth = -1, 0
     for p in range(n):
-        if kinds[p] == QUIET and _extends(w, nb, p, colour, dead):
+        if kinds[p] == QUIET:
             value = _closing_value(w, nb, p, colour, dead, zone, chains)
             if value > worth:
                 best, worth = p, value
