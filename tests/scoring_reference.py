@@ -15,7 +15,7 @@ import numpy as np
 from scipy import ndimage
 
 from rulelab.board import pad
-from rulelab.life.reading import MAX_EYE_SPACE, MAX_OUTSIDE, MAX_READ_POINTS, MAX_STATES, attacker_wins
+from rulelab.life.reading import MAX_EYE_SPACE, MAX_OUTSIDE, MAX_READ_POINTS, attacker_wins
 from rulelab.position import BLACK, EMPTY, WHITE
 from rulelab.scoring import (
     OPEN_DAME,
@@ -27,6 +27,7 @@ from rulelab.scoring import (
     TERRITORY_B,
     TERRITORY_W,
 )
+from rulelab.scoring.seki_search import SEKI_MAX_STATES
 
 NEUTRAL = BLACK | WHITE
 """Owner of an empty point whose region touches both colours."""
@@ -288,7 +289,7 @@ def captures(board, defender, space, others, outside, targets, mover):
 
     reach = np.concatenate([padded(m) for m in outside] + [np.empty(0, np.int64)])
     return attacker_wins(pad(board), stride, defender, padded(space), padded(others), reach, padded(targets),
-                         False, 2 * (int(space.sum()) + len(reach)) + 8, MAX_STATES, mover)
+                         False, 2 * (int(space.sum()) + len(reach)) + 8, SEKI_MAX_STATES, mover)
 
 
 def largest_chain(board, stones):

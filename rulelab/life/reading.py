@@ -158,8 +158,15 @@ def _walls_hold(padded, stride, colour, walls, read, outside) -> bool:
     return True
 
 
-_MEMO_SLOTS = 1 << (2 * MAX_STATES - 1).bit_length()
-"""Slots of the search's hash table: a power of two, at least twice :data:`MAX_STATES`."""
+@numba.njit(cache=True)
+def _memo_slots(max_states):
+    """Slots of the search's hash table: a power of two, at least twice ``max_states``
+    (sized to the search's own cap: a table filled for a larger one would cost a small
+    read more than its moves)."""
+    slots = 1
+    while slots < 2 * max_states:
+        slots *= 2
+    return slots
 
 
 @numba.njit(cache=True, inline="always")
@@ -223,7 +230,8 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
     n_moves = np.empty(levels, np.int64)
     tried = np.empty(levels, np.int64)
     scratch = np.empty(n, np.int32)
-    slots = np.full(_MEMO_SLOTS, -1, np.int64)
+    mask = _memo_slots(max_states) - 1
+    slots = np.full(mask + 1, -1, np.int64)
     hashes = np.empty(max_states, np.uint64)
     facts = np.empty((max_states, 4), np.int64)
     values = np.empty(max_states, np.bool_)
@@ -241,7 +249,7 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
             if passes[level] < 2 and level <= depth_limit:
                 board = boards[level]
                 h = _state_hash(keys[level], colour[level], passes[level], ko[level], holder[level])
-                slot = np.int64(h & np.uint64(_MEMO_SLOTS - 1))
+                slot = np.int64(h & np.uint64(mask))
                 known = -1
                 while slots[slot] >= 0:
                     e = slots[slot]
@@ -250,7 +258,7 @@ def attacker_wins(padded, stride, defender, space, others, outside, targets, def
                             and np.array_equal(stored[e], board)):
                         known = e
                         break
-                    slot = (slot + 1) & (_MEMO_SLOTS - 1)
+                    slot = (slot + 1) & mask
                 if known >= 0:
                     result = values[known]
                 else:

@@ -224,24 +224,6 @@ def _chain_stones(w, nb, s):
 
 
 @numba.njit(cache=True)
-def _saving_candidates(w, nb, s, dead, zone, chains):
-    """The moves that may give the chain at s, in atari, liberties again: its last liberty
-    (a neutral point or in its own territory), and the capture of any dead opposing chain
-    in atari beside it (a living one the verdict keeps on the board)."""
-    colour = w[s]
-    _, last = chain_liberties(chains, s)
-    candidates = [last] if zone[last] == 3 or zone[last] == colour else [-1]
-    for p in _chain_stones(w, nb, s):
-        for k in range(4):
-            r = p + nb[k]
-            if w[r] == 3 - colour and dead[r]:
-                libs, q = chain_liberties(chains, r)
-                if libs == 1 and zone[q] != 0:
-                    candidates.append(q)
-    return candidates
-
-
-@numba.njit(cache=True)
 def _leaves_two_liberties(w, nb, q, s, zone, chains):
     """Whether the colour of the stone s put on empty q leaves both the chain at s and its
     stone's own chain two liberties. Told from the chains beside q when it captures nothing
@@ -260,10 +242,21 @@ def _leaves_two_liberties(w, nb, q, s, zone, chains):
 @numba.njit(cache=True)
 def _saving_move(w, nb, s, dead, zone, chains):
     """The move that gives the living chain at s, in atari, two liberties again (and is
-    not itself left in atari), among :func:`_saving_candidates`; -1 if none does."""
-    for q in _saving_candidates(w, nb, s, dead, zone, chains):
-        if q >= 0 and _leaves_two_liberties(w, nb, q, s, zone, chains):
-            return q
+    not itself left in atari): its last liberty (a neutral point or in its own
+    territory), else the capture of a dead opposing chain in atari beside it (a living
+    one the verdict keeps on the board), looked for from the chain's stones in board
+    order, and only when its last liberty does not save it; -1 if none does."""
+    colour = w[s]
+    _, last = chain_liberties(chains, s)
+    if (zone[last] == 3 or zone[last] == colour) and _leaves_two_liberties(w, nb, last, s, zone, chains):
+        return last
+    for p in _chain_stones(w, nb, s):
+        for k in range(4):
+            r = p + nb[k]
+            if w[r] == 3 - colour and dead[r]:
+                libs, q = chain_liberties(chains, r)
+                if libs == 1 and zone[q] != 0 and _leaves_two_liberties(w, nb, q, s, zone, chains):
+                    return q
     return -1
 
 
@@ -441,11 +434,11 @@ def _safe_alone(w, nb, a, colour, zone, chains):
 
 @numba.njit(cache=True)
 def _cut_threat(w, nb, q, colour, dead, zone, chains):
-    """Whether the opponent filling the neutral point q would cut two living chains of
-    colour that have no other liberty in common, one of them short of two points of its
-    own territory (a fill that threatens to cut must be
-    answered, J1989 Art. 9 commentary: T-05-1 of the default corpus lost a group's 53
-    points to a cut the finisher left open)."""
+    """Whether the opponent filling the neutral point q, a fill it may play (the caller
+    knows its :func:`_fill_kind`), would cut two living chains of colour that have no
+    other liberty in common, one of them short of two points of its own territory (a fill
+    that threatens to cut must be answered, J1989 Art. 9 commentary: T-05-1 of the
+    default corpus lost a group's 53 points to a cut the finisher left open)."""
     roots = np.full(4, -1, np.int64)
     for k in range(4):
         r = q + nb[k]
@@ -456,7 +449,7 @@ def _cut_threat(w, nb, q, colour, dead, zone, chains):
             a, b = roots[i], roots[j]
             if (a >= 0 and b >= 0 and a != b and not _share_liberty_besides(w, nb, a, b, q, chains)
                     and not (_safe_alone(w, nb, a, colour, zone, chains) and _safe_alone(w, nb, b, colour, zone, chains))):
-                return _playable(_fill_kind(w, nb, q, 3 - colour, dead, zone, chains))
+                return True
     return False
 
 
@@ -615,12 +608,14 @@ def _choose(w, nb, zone, dead, colour, ban, chains, doomed):
                 q = _saving_move(w, nb, s, dead, zone, chains)
                 if q >= 0 and q != ban:
                     return q
+    theirs = np.zeros(n, np.int8)  # the opponent's fills beside colour's living stones
     for p in range(n):
-        if (w[p] == EMPTY and zone[p] == 3 and _beside_living(w, nb, p, colour, dead)
-                and _fill_kind(w, nb, p, 3 - colour, dead, zone, chains) == KILLING):
-            q = _shortage_guard(w, nb, p, colour, dead, zone, chains)
-            if q >= 0 and q != ban:
-                return q
+        if w[p] == EMPTY and zone[p] == 3 and _beside_living(w, nb, p, colour, dead):
+            theirs[p] = _fill_kind(w, nb, p, 3 - colour, dead, zone, chains)
+            if theirs[p] == KILLING:
+                q = _shortage_guard(w, nb, p, colour, dead, zone, chains)
+                if q >= 0 and q != ban:
+                    return q
     kinds = np.zeros(n, np.int8)
     for p in range(n):
         if w[p] == EMPTY and zone[p] == 3 and p != ban:
@@ -628,7 +623,7 @@ def _choose(w, nb, zone, dead, colour, ban, chains, doomed):
             if kinds[p] == FORCING:
                 return p
     for p in range(n):
-        if _playable(kinds[p]) and _cut_threat(w, nb, p, colour, dead, zone, chains):
+        if _playable(kinds[p]) and _playable(theirs[p]) and _cut_threat(w, nb, p, colour, dead, zone, chains):
             return p
     q = _capture_stage(w, nb, dead, colour, colour, ban, zone, chains, doomed)
     if q >= 0:

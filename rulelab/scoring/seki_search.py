@@ -26,9 +26,16 @@ import numba
 import numpy as np
 
 from rulelab.board import label_components
-from rulelab.life.reading import (MAX_EYE_SPACE, MAX_OUTSIDE, MAX_READ_POINTS, MAX_STATES, attacker_wins,
-                                  read_depth)
+from rulelab.life.reading import MAX_EYE_SPACE, MAX_OUTSIDE, MAX_READ_POINTS, attacker_wins, read_depth
 from rulelab.position import BLACK, EMPTY, WHITE
+
+SEKI_MAX_STATES = 4_000
+"""Positions one read of the seki search may remember before it gives up (the group is
+then not in seki by reading), a fifth of the life reader's
+:data:`~rulelab.life.reading.MAX_STATES`: scoring kgs-dev, dev-mixed and the default
+corpus with ``--finish play``, no seki found needs a read of more than 1,933 positions,
+while a board the finisher fills from an open position (a record stopped early) may
+hold groups whose reads meet 20,000 positions, 6 microseconds each, and still give up."""
 
 
 @numba.njit(cache=True)
@@ -36,7 +43,7 @@ def _captures(board, stride, defender, space, others, outside, targets, mover):
     """1 if the side against ``defender`` captures a point of ``targets``, ``mover``
     moving first, 0 if not, -1 when the search gives up."""
     return attacker_wins(board, stride, defender, space, others, outside, targets, False,
-                         read_depth(len(space), len(outside)), MAX_STATES, mover)
+                         read_depth(len(space), len(outside)), SEKI_MAX_STATES, mover)
 
 
 @numba.njit(cache=True)
@@ -91,7 +98,7 @@ def _reads_as_seki(b, nb, colour, space, stones, chain):
     stride = nb[1]
     body, rest = _largest_chain(chain, stones)
     # The three reads, the cheapest first: on its eye alone a read has only a few points
-    # to play, while one with the outside liberties may meet MAX_STATES positions.
+    # to play, while one with the outside liberties may meet SEKI_MAX_STATES positions.
     taken = b.copy()
     taken[liberties] = other
     if _captures(taken, stride, colour, space, rest, none, body, colour) != 1:

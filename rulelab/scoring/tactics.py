@@ -69,15 +69,21 @@ def flood(board, stride, s, seen, points):
 def defence_moves(board, stride, s, seen, points, other, out):
     """The defender's moves for the chain at s into ``out`` in board order: its liberties
     and the last liberty of each opposing chain in atari beside it; how many. ``points``
-    and ``other``: scratch of ``board.size``."""
+    and ``other``: scratch of ``board.size``. Each opposing chain is flooded once, however
+    many of the chain's stones it touches."""
     colour = board[s]
     stones, libs = flood(board, stride, s, seen, points)
     n = min(libs, MAX_LIBERTIES + 1)
     out[:n] = points[points.size - n:]
+    read = np.zeros(board.size, np.bool_)  # the opposing chains' stones flooded
     for i in range(stones):
         for d in (-stride, -1, 1, stride):
             q = points[i] + d
-            if board[q] == 3 - colour and flood(board, stride, q, seen, other)[1] == 1:
+            if board[q] != 3 - colour or read[q]:
+                continue
+            theirs, their_libs = flood(board, stride, q, seen, other)
+            read[other[:theirs]] = True
+            if their_libs == 1:
                 known = False
                 for j in range(n):
                     known = known or out[j] == other[-1]
