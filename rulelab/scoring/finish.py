@@ -273,14 +273,23 @@ def _takes_only_dead(w, nb, p, colour, dead, chains):
     return True
 
 
+@numba.njit(cache=True, inline="always")
+def _beside_own_dead(w, stride, p, colour, dead):
+    """Whether a dead stone of colour is beside p (colour's stone there would join it to its
+    chains and bring it back to life)."""
+    for d in (-stride, -1, 1, stride):
+        if w[p + d] == colour and dead[p + d]:
+            return True
+    return False
+
+
 @numba.njit(cache=True)
 def _fill_kind(w, nb, p, colour, dead, zone, chains):
     """What colour filling the neutral point p does (:data:`NONE`, :data:`QUIET`, :data:`FORCING`,
     :data:`KILLING`). A fill that takes only dead stones is quiet; one beside colour's own
     dead stones is none (it would join them to its chains)."""
-    for k in range(4):
-        if w[p + nb[k]] == colour and dead[p + nb[k]]:
-            return NONE  # it would join colour's dead stones to the chains beside p
+    if _beside_own_dead(w, nb[1], p, colour, dead):
+        return NONE  # it would join colour's dead stones to the chains beside p
     if is_quiet(w, nb, p, colour, chains):  # most fills, told by their sides alone
         return QUIET
     own, _, captured, ataris, _ = judge(w, nb, p, colour, chains)
@@ -496,9 +505,11 @@ def _snapback(w, nb, s, chains):
 
 
 @numba.njit(cache=True)
-def _saving_defence(w, stride, s, ban):
+def _saving_defence(w, stride, s, ban, dead):
     """The first of the defences of the chain at s (:func:`.tactics.defence_moves`) after
-    which the opponent, moving first, can no longer capture it; -1 if none does."""
+    which the opponent, moving first, can no longer capture it; -1 if none does. None
+    joins the owner's dead stones to it (they would live again: a kgs-dev game,
+    2003-08-09-8, lost its seki so)."""
     points = np.empty(w.size, np.int64)
     defences = np.empty(16, np.int64)
     scratch = np.empty(w.size, np.int32)
@@ -506,17 +517,18 @@ def _saving_defence(w, stride, s, ban):
     for i in range(n):
         q = defences[i]
         board = w.copy()
-        if q != ban and play(board, stride, q, w[s], NO_POINT, SUICIDE_NONE, scratch)[0] == LEGAL:
+        if (q != ban and not _beside_own_dead(w, stride, q, w[s], dead)
+                and play(board, stride, q, w[s], NO_POINT, SUICIDE_NONE, scratch)[0] == LEGAL):
             if not capturable(board, stride, s, DEPTH):
                 return q
     return -1
 
 
 @numba.njit(cache=True)
-def _lost(board, stride, s, ko):
+def _lost(board, stride, s, ko, dead):
     """Whether the chain at s, its owner to move (not at ``ko``), is taken off or will be
     whatever it does: the opponent captures it moving first and no defence saves it."""
-    return board[s] == EMPTY or (capturable(board, stride, s, DEPTH) and _saving_defence(board, stride, s, ko) < 0)
+    return board[s] == EMPTY or (capturable(board, stride, s, DEPTH) and _saving_defence(board, stride, s, ko, dead) < 0)
 
 
 @numba.njit(cache=True)
@@ -535,13 +547,13 @@ def _doomed_chains(w, nb, dead, chains):
             continue
         judged[root(chains.parent, s)] = True
         stones, liberties = flood(w, stride, s, seen, points)
-        if liberties <= MAX_LIBERTIES and _lost(w, stride, s, NO_POINT):
+        if liberties <= MAX_LIBERTIES and _lost(w, stride, s, NO_POINT, dead):
             doomed[points[:stones]] = True
     return doomed
 
 
 @numba.njit(cache=True)
-def _killing_attack(w, stride, s, colour, ban, zone):
+def _killing_attack(w, stride, s, colour, ban, zone, dead):
     """colour's first move on a liberty of the opposing chain at s outside the opponent's
     territory (a neutral point, one of its own or of a seki the classes misread) after
     which the chain is lost (:func:`_lost`); -1 if none."""
@@ -553,7 +565,7 @@ def _killing_attack(w, stride, s, colour, ban, zone):
             continue
         board = w.copy()
         status, _, _, ko = play(board, stride, q, colour, NO_POINT, SUICIDE_NONE, scratch)
-        if status == LEGAL and _lost(board, stride, s, ko):
+        if status == LEGAL and _lost(board, stride, s, ko, dead):
             return q
     return -1
 
@@ -582,11 +594,11 @@ def _capture_stage(w, nb, dead, colour, owner, ban, zone, chains, doomed):
                 or (liberties == 1 and _snapback(w, nb, s, chains)) or not capturable(w, stride, s, DEPTH)):
             continue
         if owner == colour:
-            q = _saving_defence(w, stride, s, ban)
+            q = _saving_defence(w, stride, s, ban, dead)
             if q >= 0:
                 return q
         elif doomed[s]:
-            q = _killing_attack(w, stride, s, colour, ban, zone)
+            q = _killing_attack(w, stride, s, colour, ban, zone, dead)
             if q >= 0:
                 return q
     return -1
