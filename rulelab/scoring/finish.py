@@ -31,13 +31,13 @@ side making on its turn the first move of this list it can (points in board orde
 5. *quiet fill*: a neutral point its stone fills keeping two liberties, capturing and
    threatening nothing, or taking dead stones only (which closes the boundary around the
    points they held: the count makes them territory only once no living opposing stone
-   touches them), beside a living stone of its own or a dead opposing one (a fill extends
-   a wall and never stands apart in a neutral area). First the fill worth most, which may
-   stand apart: the neutral points of two or more it closes as its own territory, with
-   those the opponent's fill there would close (the last points of the game: Hon-93-4's
-   T15 keeps T14 and T13 from White); then one beside the
-   opponent's living stones (the boundary the two sides share; a dame among one's own
-   stones and other dame is the last to fill);
+   touches them), never leaning on the opponent's living stones apart from its own and
+   from dead opposing ones (it would enter what the opponent's next stone closes). First
+   the fill worth most, which may: the neutral points of two or more it closes as its own
+   territory, with those the opponent's fill there would close (the last points of the
+   game: Hon-93-4's T15 keeps T14 and T13 from White); then one beside the opponent's
+   living stones (the boundary the two sides share; a dame among one's own stones and
+   other dame is the last to fill);
 6. *connect first*: a protective move in its own territory without which a neutral
    point cannot be filled (its chain would keep one liberty there);
 7. *capture a chain short of liberties*: an opposing chain the verdict keeps alive that is
@@ -338,15 +338,16 @@ def _beside_living(w, nb, p, colour, dead):
 @numba.njit(cache=True, inline="always")
 def _extends(w, nb, p, colour, dead):
     """Whether colour's stone on p would touch a living stone of its own or a dead opposing
-    one: a fill extends a side's wall or takes dead stones, and never stands apart in a
-    neutral area, where it would enter what the other side's next stone closes."""
+    one, or no living opposing stone: a fill extends a side's wall, takes dead stones or
+    stands in the open, and never leans on the other side's wall apart from its own, where
+    it would enter what the other side's next stone closes (Hon-86-2's M18)."""
+    against = False
     for k in range(4):
         r = p + nb[k]
-        if w[r] == colour and not dead[r]:
+        if (w[r] == colour and not dead[r]) or (w[r] == 3 - colour and dead[r]):
             return True
-        if w[r] == 3 - colour and dead[r]:
-            return True
-    return False
+        against = against or w[r] == 3 - colour
+    return not against
 
 
 @numba.njit(cache=True)
@@ -535,8 +536,11 @@ def _lost(board, stride, s, ko, dead):
 def _doomed_chains(w, nb, dead, chains):
     """The stones of the living chains :func:`_lost` on w whoever moves: chains the verdict
     keeps alive though they are short of liberties (a seki the classes read where the
-    opponent's chain has liberties to spare: Hon-59-2 of the default corpus). The finisher
-    captures these and no others: a chain its own fills left short is its owner's to guard."""
+    opponent's chain has liberties to spare: Hon-59-2 of the default corpus), of two
+    liberties. The finisher captures these and no others: a chain its own fills left short
+    is its owner's to guard, and one in atari already is left as the verdict has it (a
+    stone the players left on the board and counted as living, which `validate` blames on
+    the record)."""
     stride = nb[1]
     doomed = np.zeros(w.size, np.bool_)
     judged = np.zeros(w.size, np.bool_)
@@ -547,7 +551,7 @@ def _doomed_chains(w, nb, dead, chains):
             continue
         judged[root(chains.parent, s)] = True
         stones, liberties = flood(w, stride, s, seen, points)
-        if liberties <= MAX_LIBERTIES and _lost(w, stride, s, NO_POINT, dead):
+        if liberties == 2 and _lost(w, stride, s, NO_POINT, dead):
             doomed[points[:stones]] = True
     return doomed
 
