@@ -144,28 +144,31 @@ def _close_regions(w, nb, p, zone, dead, close):
     makes them so."""
     stack = np.empty(w.size, np.int64)
     region = np.empty(w.size, np.int64)
-    seen = np.zeros(w.size, np.bool_)
+    flooded = np.zeros(w.size, np.int8)  # which of the floods below reached the point
     closed = 0
     for k in range(4):
         start = p + nb[k]
-        if w[start] != EMPTY or zone[start] != 3 or seen[start]:
+        if w[start] != EMPTY or zone[start] != 3 or flooded[start]:
             continue
-        seen[start] = True
+        flooded[start] = k + 1
         stack[0], top, size, borders = start, 1, 0, 0
-        while top:
+        while top and (borders == 0 or borders == BLACK or borders == WHITE):  # else open: stop
             top -= 1
             q = stack[top]
             region[size] = q
             size += 1
             for j in range(4):
                 r = q + nb[j]
-                if w[r] == EMPTY and zone[r] == 3 and not seen[r]:
-                    seen[r] = True
-                    stack[top] = r
-                    top += 1
+                if w[r] == EMPTY and zone[r] == 3:
+                    if not flooded[r]:
+                        flooded[r] = k + 1
+                        stack[top] = r
+                        top += 1
+                    elif flooded[r] != k + 1:
+                        borders |= 4  # the region an earlier flood left open
                 elif (w[r] == BLACK or w[r] == WHITE) and not dead[r]:
                     borders |= w[r]
-                elif w[r] == EMPTY and zone[r] != 3:
+                elif w[r] == EMPTY:
                     borders |= 4  # beside a territory or seki: left as the classes say
         if (borders == BLACK or borders == WHITE) and size >= 2:
             closed += size
@@ -593,6 +596,8 @@ def _capture_stage(w, nb, dead, colour, owner, ban, zone, chains, doomed):
             judged[chain] = True
             continue
         judged[chain] = True
+        if owner != colour and not doomed[s]:
+            continue
         liberties = flood(w, stride, s, seen, points)[1]
         if (liberties > MAX_LIBERTIES or _lone_among_dead(w, nb, s, dead)
                 or (liberties == 1 and _snapback(w, nb, s, chains)) or not capturable(w, stride, s, DEPTH)):
@@ -601,7 +606,7 @@ def _capture_stage(w, nb, dead, colour, owner, ban, zone, chains, doomed):
             q = _saving_defence(w, stride, s, ban, dead)
             if q >= 0:
                 return q
-        elif doomed[s]:
+        else:
             q = _killing_attack(w, stride, s, colour, ban, zone, dead)
             if q >= 0:
                 return q
