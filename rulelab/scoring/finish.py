@@ -46,8 +46,9 @@ side making on its turn the first move of this list it can (points in board orde
    the first move on its liberties after which it still is, until it is taken.
 
 Otherwise it passes; two passes in a row end the game. After each move, a neutral region
-of two points or more that only one side's living stones border is that side's territory
-(a single point closed so is left neutral: the records fill it as a dame).
+of two to twelve points that only one side's living stones border is that side's territory
+(a single point closed so is left neutral: the records fill it as a dame; a wider one is
+an unfinished board, not a territory with a gap).
 
 The last ko is its holder's: a living lone stone in atari that the opponent could take as
 a ko is connected on its holder's turn (*protect*), and the opponent never takes it. A ko
@@ -86,6 +87,11 @@ from .chains import (chain_forest, chain_liberties, copy_chains, is_quiet, judge
 from .point_classes import PointClasses, classify_points
 from .tactics import DEPTH, MAX_LIBERTIES, capturable, defence_moves, flood
 from .tally import score_all
+
+MAX_CLOSED = 12
+"""The most neutral points a closed boundary leaves as territory (:func:`_close_regions`):
+a wider neutral area is no territory with a gap but an unfinished board, which two walls
+built line by line would hand whole to the side that closed it last."""
 
 NONE, QUIET, FORCING, KILLING = 0, 1, 2, 3
 """What a fill of a neutral point does (:func:`_fill_kind`): nothing a side may play (it
@@ -136,8 +142,8 @@ def _remove_chain(w, nb, p, zone):
 
 @numba.njit(cache=True)
 def _close_regions(w, nb, p, zone, dead, close):
-    """How many neutral points lie in regions of two points or more beside p that only one
-    colour's living stones border: a stone that closes a boundary leaves the points behind
+    """How many neutral points lie in regions of two to :data:`MAX_CLOSED` points beside p
+    that only one colour's living stones border: a stone that closes a boundary leaves the points behind
     it its side's territory, which no side fills (Hon-86-2 of the default corpus: after
     White's M17 and Black's M18, L19 to O19 and N18 are Black's). A single point so closed
     stays neutral: the records fill it as a dame (Hon-93-1's K8). With ``close``, zone
@@ -170,7 +176,7 @@ def _close_regions(w, nb, p, zone, dead, close):
                     borders |= w[r]
                 elif w[r] == EMPTY:
                     borders |= 4  # beside a territory or seki: left as the classes say
-        if (borders == BLACK or borders == WHITE) and size >= 2:
+        if (borders == BLACK or borders == WHITE) and 2 <= size <= MAX_CLOSED:
             closed += size
             if close:
                 zone[region[:size]] = borders
